@@ -1,0 +1,1 @@
+"""horde: a declarative rules engine for tabletop zombie games."""

@@ -1,0 +1,1 @@
+"""The effect language: parse (Lark) → AST → resolve → compile to Python source."""

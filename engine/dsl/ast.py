@@ -1,0 +1,125 @@
+"""AST of the effect language: one frozen dataclass per named grammar alternative.
+
+Each node carries `pos` = (line, col) inside the snippet (1-based); the parser's caller maps
+that onto the YAML file, so errors point into the pack and not into a string.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Pos = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    pos: Pos = field(compare=False)
+
+
+# ---- expressions ----
+@dataclass(frozen=True, slots=True)
+class Const(Node):
+    value: object
+
+
+@dataclass(frozen=True, slots=True)
+class Name(Node):
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attr(Node):
+    obj: Node
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Index(Node):
+    obj: Node
+    index: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Node):
+    func: str
+    args: tuple[Node, ...]
+    kwargs: tuple[tuple[str, Node], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp(Node):
+    op: str  # + - * / % == != < <= > >= in notin and or
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Not(Node):
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Neg(Node):
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class ListLit(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Comprehension(Node):
+    item: Node
+    var: str
+    source: Node
+    cond: Node | None
+
+
+# ---- statements ----
+@dataclass(frozen=True, slots=True)
+class Assign(Node):
+    target: Node  # Name | Attr | Index
+    op: str  # '=', '+=', '-=', '*='
+    value: Node
+
+
+@dataclass(frozen=True, slots=True)
+class ExprStmt(Node):
+    expr: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Node):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class CallFlow(Node):
+    proc: str
+    args: tuple[Node, ...]
+    kwargs: tuple[tuple[str, Node], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class If(Node):
+    branches: tuple[tuple[Node, tuple[Node, ...]], ...]  # (condition, body) pairs
+    orelse: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class For(Node):
+    var: str
+    source: Node
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat(Node):
+    count: Node
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Program(Node):
+    body: tuple[Node, ...]

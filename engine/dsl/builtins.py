@@ -1,0 +1,330 @@
+"""The generic vocabulary of the effect language: dice, zones, players, collections, flow.
+
+Each builtin is a plain function `fn(S, *args)` taking the running `State` first, registered
+with a signature the resolver checks at load time (argument count, which arguments must
+name a card, a die or a zone) and a flag saying whether it changes the state. Conditions
+and action domains may only call pure builtins, so computing legal actions never changes
+the game. Other modules (boards, for instance) register more builtins the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.dsl.values import E, Face, P, Z
+from engine.errors import RuleRuntimeError
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    fn: Callable
+    args: tuple[str, ...]  # kinds: any int bool str player ent zone die list card kind; '?' = optional
+    returns: str
+    effect: bool
+    varargs: bool
+    doc: str
+
+    @property
+    def min_args(self) -> int:
+        return sum(1 for a in self.args if not a.endswith("?"))
+
+    @property
+    def max_args(self) -> int | None:
+        return None if self.varargs else len(self.args)
+
+
+BUILTINS: dict[str, Builtin] = {}
+
+
+def builtin(name: str, args: str = "", returns: str = "any", effect: bool = False,
+            varargs: bool = False):
+    """Register `fn(S, ...)` as the builtin `name`. `args` is a space-separated kind list."""
+
+    def register(fn):
+        BUILTINS[name] = Builtin(name, fn, tuple(args.split()), returns, effect, varargs,
+                                 (fn.__doc__ or "").strip())
+        return fn
+
+    return register
+
+
+def _items(S, x):
+    """Lists and zones both iterate: a zone as the entities in it, bottom to top."""
+    if type(x) is Z:
+        return [E(u) for u in S.zone(x)]
+    if isinstance(x, list):
+        return x
+    raise RuleRuntimeError(f"expected a list or a zone, got {S.describe(x)}")
+
+
+# ---- collections ----
+@builtin("count", "any", "int")
+def _count(S, x):
+    """How many things are in a list or a zone."""
+    if type(x) is Z:
+        return len(S.zone(x))
+    return len(_items(S, x))
+
+
+@builtin("empty", "any", "bool")
+def _empty(S, x):
+    """True when a list or zone holds nothing."""
+    return _count(S, x) == 0
+
+
+@builtin("any", "list", "bool")
+def _any(S, xs):
+    """True when some value of the list is true."""
+    return any(_items(S, xs))
+
+
+@builtin("all", "list", "bool")
+def _all(S, xs):
+    """True when every value of the list is true (and for an empty list)."""
+    return all(_items(S, xs))
+
+
+@builtin("sum", "list", "int")
+def _sum(S, xs):
+    """The sum of a list of numbers."""
+    return sum(_items(S, xs))
+
+
+@builtin("min", "any", "any", varargs=True)
+def _min(S, *xs):
+    """The smallest of the arguments, or of one list argument (none if it is empty)."""
+    vals = _items(S, xs[0]) if len(xs) == 1 else xs
+    return min(vals) if vals else None
+
+
+@builtin("max", "any", "any", varargs=True)
+def _max(S, *xs):
+    """The largest of the arguments, or of one list argument (none if it is empty)."""
+    vals = _items(S, xs[0]) if len(xs) == 1 else xs
+    return max(vals) if vals else None
+
+
+@builtin("abs", "int", "int")
+def _abs(S, x):
+    """Absolute value."""
+    return abs(x)
+
+
+@builtin("range", "int int?", "list")
+def _range(S, a, b=None):
+    """`range(n)` is 0..n-1, `range(a, b)` is a..b-1."""
+    r = range(a) if b is None else range(a, b)
+    if len(r) > 10_000:
+        raise RuleRuntimeError(f"range of {len(r)} values is too large (limit 10000)")
+    return list(r)
+
+
+@builtin("first", "any", "any")
+def _first(S, xs):
+    """The first value of a list or the bottom entity of a zone, or none."""
+    items = _items(S, xs)
+    return items[0] if items else None
+
+
+@builtin("sorted", "list", "list")
+def _sorted(S, xs):
+    """The list in ascending order."""
+    return sorted(_items(S, xs))
+
+
+# ---- players ----
+@builtin("opponents", "player", "list:player")
+def _opponents(S, p):
+    """Every player but `p`, in seat order after `p`."""
+    n = len(S.pl)
+    return [S.players[(p.i + k) % n] for k in range(1, n)]
+
+
+@builtin("next_player", "player", "player")
+def _next_player(S, p):
+    """The player to the left (next seat)."""
+    return S.players[(p.i + 1) % len(S.pl)]
+
+
+@builtin("seat", "player", "int")
+def _seat(S, p):
+    """A player's seat number (0-based)."""
+    return p.i
+
+
+# ---- zones and entities ----
+@builtin("top", "zone", "ent")
+def _top(S, z):
+    """The top entity of a zone, or none if it is empty."""
+    lst = S.zone(z)
+    return E(lst[-1]) if lst else None
+
+
+@builtin("cards", "zone", "list:ent")
+def _cards(S, z):
+    """The entities in a zone, bottom to top."""
+    return [E(u) for u in S.zone(z)]
+
+
+@builtin("has", "zone card", "bool")
+def _has(S, z, card):
+    """True when the zone holds an entity with this card id."""
+    ents = S.ents
+    return any(ents[u]["id"] == card for u in S.zone(z))
+
+
+@builtin("find", "zone card", "ent")
+def _find(S, z, card):
+    """The topmost entity with this card id in the zone, or none."""
+    ents = S.ents
+    for u in reversed(S.zone(z)):
+        if ents[u]["id"] == card:
+            return E(u)
+    return None
+
+
+@builtin("tagged", "any str", "bool")
+def _tagged(S, e, tag):
+    """True when the entity's card or kind carries the tag."""
+    return e is not None and tag in S.game.tags_of(S.ents[e.i]["id"])
+
+
+@builtin("zone_of", "ent", "zone")
+def _zone_of(S, e):
+    """The zone an entity is in."""
+    return S.zone_ref(S.ents[e.i]["@z"])
+
+
+@builtin("owner", "any", "player")
+def _owner(S, x):
+    """The player who owns a per-player zone (or the entity's zone), or none."""
+    z = S.zone_ref(S.ents[x.i]["@z"]) if type(x) is E else x
+    return S.players[z.owner] if z is not None and z.owner >= 0 else None
+
+
+@builtin("draw", "zone zone", "ent", effect=True)
+def _draw(S, src, dst):
+    """Move the top entity of `src` onto `dst`; refills `src` first if it is empty and has a
+    `refill` zone. Returns the entity, or none when nothing is left."""
+    lst = S.zone(src)
+    if not lst:
+        S.refill(src)
+        lst = S.zone(src)
+        if not lst:
+            return None
+    uid = lst[-1]
+    S.move_ent(uid, dst)
+    return E(uid)
+
+
+@builtin("move", "ent zone str?", effect=True)
+def _move(S, e, dst, where="top"):
+    """Move an entity onto a zone (`'bottom'` to slide it under)."""
+    if e is None:
+        raise RuleRuntimeError("move: no entity to move (none)")
+    S.move_ent(e.i, dst, bottom=(where == "bottom"))
+
+
+@builtin("discard", "ent", effect=True)
+def _discard(S, e):
+    """Move an entity to the discard zone its card declares."""
+    if e is None:
+        raise RuleRuntimeError("discard: no entity to discard (none)")
+    S.move_ent(e.i, S.game.discard_zone(S.ents[e.i]["id"], S))
+
+
+@builtin("shuffle", "zone", effect=True)
+def _shuffle(S, z):
+    """Shuffle a zone with the game's RNG."""
+    S.shuffle_list(S.zone(z))
+
+
+# ---- dice and chance ----
+@builtin("roll", "die int?", "any", effect=True)
+def _roll(S, die, n=None):
+    """Roll a die once (a face), or `n` times (a list of faces)."""
+    if n is None:
+        return S.roll_die(die)
+    if n < 0 or n > 1000:
+        raise RuleRuntimeError(f"roll: cannot roll {n} dice")
+    return [S.roll_die(die) for _ in range(n)]
+
+
+@builtin("icons", "list str", "int")
+def _icons(S, faces, icon):
+    """How many of `icon` a list of faces shows (a face with `{zombie: 2}` counts 2)."""
+    total = 0
+    for f in faces:
+        if type(f) is Face:
+            total += f.icons.get(icon, 0)
+    return total
+
+
+@builtin("choice", "list", "any", effect=True)
+def _choice(S, xs):
+    """A value of the list chosen at random (none if empty)."""
+    items = _items(S, xs)
+    return items[S.rand_below(len(items))] if items else None
+
+
+@builtin("random", "int", "int", effect=True)
+def _random(S, n):
+    """A random integer in 0..n-1."""
+    return S.rand_below(n)
+
+
+# ---- game end, events, log ----
+def _as_players(S, x):
+    if type(x) is P:
+        return [x]
+    return list(_items(S, x))
+
+
+@builtin("win", "any", effect=True)
+def _win(S, who):
+    """End the game: `who` (a player or a list of players) wins."""
+    S.finish(winners=_as_players(S, who))
+
+
+@builtin("lose", "any", effect=True)
+def _lose(S, who):
+    """Mark a player (or list) as having lost; the game goes on unless the flow ends it."""
+    for p in _as_players(S, who):
+        if p.i not in S.losers:
+            S.losers.append(p.i)
+
+
+@builtin("end_game", "", effect=True)
+def _end_game(S):
+    """End the game now, with no winner."""
+    S.finish(winners=[])
+
+
+@builtin("end_turn", "", effect=True)
+def _end_turn(S):
+    """Abandon the rest of the current turn: the flow continues with the next turn."""
+    S.end_turn_requested = True
+
+
+@builtin("emit", "str", effect=True, varargs=True)
+def _emit(S, event, **fields):
+    """Announce an event; triggers `on:` it run right after the current effect."""
+    S.emit(event, fields)
+
+
+@builtin("log", "str", effect=True, varargs=True)
+def _log(S, fmt, *args):
+    """Write a line to the game log: `log('{} rolls {}', current, turn.black)`."""
+    try:
+        text = fmt.format(*[S.describe(a) for a in args])
+    except (IndexError, KeyError, ValueError):
+        text = fmt + " " + " ".join(S.describe(a) for a in args)
+    S.log.append({"t": "msg", "text": text})
+
+
+@builtin("str", "any", "str")
+def _str(S, x):
+    """A value as text, as the log shows it."""
+    return S.describe(x)

@@ -1,0 +1,433 @@
+"""Resolve and compile effect-language snippets to Python functions.
+
+Every snippet becomes the source of one Python function `f(S, L)` (S: the state, L: the
+locals of the flow), handed to `compile()` once at load time and run with empty
+`__builtins__`. Identifiers in the generated source come only from this module (DSL names
+are prefixed `v_`), literals only through `repr()`: nothing from a pack is ever evaluated.
+
+Resolution and code generation walk the tree together: every name is looked up in the
+pack's `Env` and the snippet's scope, problems are collected (all of them, with "did you
+mean"), and the code is only used when there were none. A light type inference (player,
+entity, zone, list, int, ...) lets the compiler check field names where the type is known
+and emit direct dictionary access instead of a generic lookup.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.dsl import ast, runtime
+from engine.dsl.builtins import BUILTINS
+from engine.dsl.env import Env
+from engine.dsl.values import Z
+from engine.errors import RuleRuntimeError, did_you_mean
+
+NAMESPACES = ("turn", "game", "params", "event")
+CONSTS = ("players", "current")
+
+
+@dataclass
+class CompileProblem:
+    message: str
+    pos: ast.Pos
+    hint: str | None = None
+
+
+@dataclass
+class Compiled:
+    """A compiled snippet: call `fn(S, L)`. `lines` maps generated lines to snippet positions."""
+
+    fn: Callable
+    type: str
+    source: str
+    lines: dict[int, ast.Pos] = field(default_factory=dict)
+    locate: Callable[[ast.Pos | None], object] | None = None  # snippet pos -> file Span
+
+
+_COUNTER = [0]
+
+
+def _elem(t: str) -> str:
+    return t.split(":", 1)[1] if t.startswith("list:") else "any"
+
+
+class _Emitter:
+    def __init__(self, env: Env, scope: dict[str, str], pure: bool):
+        self.env = env
+        self.scope = dict(scope)  # outer locals: name -> type
+        self.pure = pure
+        self.problems: list[CompileProblem] = []
+        self.locals: dict[str, str] = {}  # snippet-local names -> type
+        self.used_outer: set[str] = set()
+        self.lines: list[str] = []
+        self.line_pos: dict[int, ast.Pos] = {}
+
+    # -- problems --
+    def fail(self, node: ast.Node, msg: str, hint: str | None = None) -> None:
+        self.problems.append(CompileProblem(msg, node.pos, hint))
+
+    # -- statements --
+    def emit_line(self, indent: int, text: str, pos: ast.Pos) -> None:
+        self.lines.append("    " * indent + text)
+        self.line_pos[len(self.lines)] = pos
+
+    def stmts(self, body, indent: int) -> None:
+        if not body:
+            self.emit_line(indent, "pass", (1, 1))
+        for st in body:
+            self.stmt(st, indent)
+
+    def stmt(self, st: ast.Node, indent: int) -> None:
+        if isinstance(st, ast.Assign):
+            self.assign(st, indent)
+        elif isinstance(st, ast.ExprStmt):
+            code, _ = self.expr(st.expr)
+            self.emit_line(indent, code, st.pos)
+        elif isinstance(st, ast.Pass):
+            self.emit_line(indent, "pass", st.pos)
+        elif isinstance(st, ast.CallFlow):
+            self.callflow(st, indent)
+        elif isinstance(st, ast.If):
+            for k, (cond, body) in enumerate(st.branches):
+                code, _ = self.expr(cond)
+                self.emit_line(indent, f"{'if' if k == 0 else 'elif'} {code}:", cond.pos)
+                self.stmts(body, indent + 1)
+            if st.orelse:
+                self.emit_line(indent, "else:", st.pos)
+                self.stmts(st.orelse, indent + 1)
+        elif isinstance(st, ast.For):
+            src, t = self.expr(st.source)
+            self.bind_local(st, st.var, _elem(t))
+            self.emit_line(indent, f"for v_{st.var} in _items(S, {src}):", st.pos)
+            self.stmts(st.body, indent + 1)
+        elif isinstance(st, ast.Repeat):
+            n, _ = self.expr(st.count)
+            self.emit_line(indent, f"for _ in _repeat(S, {n}):", st.pos)
+            self.stmts(st.body, indent + 1)
+        else:  # pragma: no cover - the parser makes no other statements
+            self.fail(st, f"unsupported statement {type(st).__name__}")
+
+    def bind_local(self, node: ast.Node, name: str, t: str) -> None:
+        if name in self.scope or name in NAMESPACES or name in CONSTS:
+            self.fail(node, f"'{name}' is already a name here; choose another variable name")
+        self.locals[name] = t
+
+    def assign(self, st: ast.Assign, indent: int) -> None:
+        if self.pure:
+            self.fail(st, "assignment is not allowed here: conditions and domains cannot change the game")
+        value, vt = self.expr(st.value)
+        op = st.op
+        tgt = st.target
+        if isinstance(tgt, ast.Name):
+            if op == "=":
+                self.bind_local(tgt, tgt.id, vt)
+            elif tgt.id not in self.locals:
+                self.fail(tgt, f"'{tgt.id}' has no value yet", did_you_mean(tgt.id, self.locals))
+            self.emit_line(indent, f"v_{tgt.id} {op} {value}", st.pos)
+            return
+        if isinstance(tgt, ast.Index):
+            obj, _ = self.expr(tgt.obj)
+            idx, _ = self.expr(tgt.index)
+            self.emit_line(indent, f"{obj}[{idx}] {op} {value}", st.pos)
+            return
+        assert isinstance(tgt, ast.Attr)
+        place = self.attr_place(tgt, writing=True)
+        if place is None:
+            return
+        if place.startswith("_set("):
+            obj = place[len("_set("):]
+            if op == "=":
+                self.emit_line(indent, f"_set(S, {obj}, {tgt.name!r}, {value})", st.pos)
+            else:
+                self.emit_line(indent, f"_o = {obj}", st.pos)
+                self.emit_line(indent, f"_set(S, _o, {tgt.name!r}, _get(S, _o, {tgt.name!r}) "
+                                       f"{op[0]} {value})", st.pos)
+        else:
+            self.emit_line(indent, f"{place} {op} {value}", st.pos)
+
+    def callflow(self, st: ast.CallFlow, indent: int) -> None:
+        if self.pure:
+            self.fail(st, "'call' is not allowed here: conditions cannot start a procedure")
+        params = self.env.flow_procs.get(st.proc)
+        if params is None:
+            hint = did_you_mean(st.proc, self.env.flow_procs)
+            if st.proc in self.env.effect_procs:
+                hint = f"'{st.proc}' is an effect procedure: call it as {st.proc}(...) without 'call'"
+            self.fail(st, f"unknown flow procedure '{st.proc}'", hint)
+            return
+        args = self.bind_args(st, st.proc, params, st.args, st.kwargs)
+        self.emit_line(indent, f"S.call_flow({st.proc!r}, {{{args}}})", st.pos)
+
+    def bind_args(self, node, name, params, args, kwargs) -> str:
+        if len(args) > len(params):
+            self.fail(node, f"'{name}' takes {len(params)} argument(s), got {len(args)}")
+        pairs = [(p, a) for p, a in zip(params, args, strict=False)]
+        for k, v in kwargs:
+            if k not in params:
+                self.fail(node, f"'{name}' has no parameter '{k}'", did_you_mean(k, params))
+            pairs.append((k, v))
+        given = {p for p, _ in pairs}
+        missing = [p for p in params if p not in given]
+        if missing:
+            self.fail(node, f"'{name}' needs a value for {', '.join(missing)}")
+        return ", ".join(f"{p!r}: {self.expr(a)[0]}" for p, a in pairs)
+
+    # -- expressions: return (python source, type) --
+    def expr(self, e: ast.Node) -> tuple[str, str]:
+        method = getattr(self, "x_" + type(e).__name__)
+        return method(e)
+
+    def x_Const(self, e: ast.Const):
+        v = e.value
+        t = {bool: "bool", int: "int", str: "str", type(None): "none"}[type(v)]
+        return repr(v), t
+
+    def x_Name(self, e: ast.Name):
+        n = e.id
+        if n in self.locals:
+            return f"v_{n}", self.locals[n]
+        if n in self.scope:
+            self.used_outer.add(n)
+            return f"v_{n}", self.scope[n]
+        if n == "players":
+            return "S.players", "list:player"
+        if n == "current":
+            return "S.players[S.cur]", "player"
+        if n in self.env.dice:
+            return repr(n), "die"
+        if n in self.env.consts:
+            return f"_c_{n}", self.env.consts[n][1]
+        if n in self.env.zones:
+            if self.env.zones[n]:
+                self.fail(e, f"'{n}' is a zone of each player: write p.{n} (for example me.{n})")
+            return f"_Z({n!r})", "zone"
+        if n in NAMESPACES:
+            self.fail(e, f"'{n}' needs a field: {n}.<name>")
+            return "None", "any"
+        cands = [*self.locals, *self.scope, *CONSTS, *self.env.dice, *self.env.zones, *NAMESPACES,
+                 *self.env.consts]
+        hint = did_you_mean(n, cands)
+        if n in self.env.cards:
+            hint = f"card ids are strings: write '{n}'"
+        self.fail(e, f"unknown name '{n}'", hint)
+        return "None", "any"
+
+    def attr_place(self, e: ast.Attr, writing: bool = False) -> str | None:
+        """Python source for the storage place of `e` (for reading or assignment)."""
+        name = e.name
+        if isinstance(e.obj, ast.Name) and e.obj.id in NAMESPACES and e.obj.id not in self.locals:
+            ns = e.obj.id
+            if ns == "params":
+                if writing:
+                    self.fail(e, "params are fixed for a game; store changing values in turn.* or game.*")
+                if name not in self.env.params:
+                    self.fail(e, f"unknown param '{name}'", did_you_mean(name, self.env.params))
+                    return "None"
+                return repr(self.env.params[name])
+            if ns == "event":
+                self.used_outer.add("event")
+                return f"v_event[{name!r}]"
+            table = self.env.turn_vars if ns == "turn" else self.env.game_vars
+            if name not in table:
+                self.fail(e, f"unknown {ns} variable '{name}'",
+                          did_you_mean(name, table) or f"declare it under `{'turn' if ns == 'turn' else 'vars'}:`")
+                return None
+            return f"S.{'turn' if ns == 'turn' else 'vars'}[{name!r}]"
+        obj, t = self.expr(e.obj)
+        if t == "player":
+            if name in self.env.player_fields:
+                return f"S.pl[{obj}.i][{name!r}]"
+            if name in self.env.zones and self.env.zones[name] and not writing:
+                return f"_Z({name!r}, {obj}.i)"
+            if name == "seat" and not writing:
+                return f"{obj}.i"
+            self.fail(e, f"players have no field '{name}'",
+                      did_you_mean(name, [*self.env.player_fields, *self.env.zones]))
+            return None
+        if t == "ent":
+            if name == "id" and not writing:
+                return f"S.ents[{obj}.i]['id']"
+            if name not in self.env.ent_fields and name not in ("tags", "cell", "id"):
+                self.fail(e, f"no card or piece has a field '{name}'",
+                          did_you_mean(name, self.env.ent_fields))
+                return None
+        if t in ("int", "bool", "str", "none"):
+            self.fail(e, f"a {t} has no field '{name}'")
+            return None
+        return f"_set({obj}" if writing else f"_get(S, {obj}, {name!r})"
+
+    def x_Attr(self, e: ast.Attr):
+        place = self.attr_place(e)
+        if place is None:
+            return "None", "any"
+        t = "any"
+        if place.startswith("S.pl["):
+            t = self.env.player_fields.get(e.name, "any")
+        elif place.startswith("_Z("):
+            t = "zone"
+        elif place.startswith("S.turn["):
+            t = self.env.turn_vars.get(e.name, "any")
+        elif place.startswith("S.vars["):
+            t = self.env.game_vars.get(e.name, "any")
+        elif e.name == "seat":
+            t = "int"
+        elif e.name == "owner":
+            t = "player"
+        return place, t
+
+    def x_Index(self, e: ast.Index):
+        obj, t = self.expr(e.obj)
+        idx, _ = self.expr(e.index)
+        return f"{obj}[{idx}]", _elem(t)
+
+    def x_Call(self, e: ast.Call):
+        name = e.func
+        if name in self.env.effect_procs:
+            if self.pure and name not in self.env.pure_procs:
+                self.fail(e, f"procedure '{name}' may change the game; it cannot be used here")
+            params = self.env.effect_procs[name]
+            args = self.bind_args(e, name, params, e.args, e.kwargs)
+            return f"_proc(S, {name!r}, {{{args}}})", "any"
+        b = BUILTINS.get(name)
+        if b is None:
+            hint = did_you_mean(name, [*BUILTINS, *self.env.effect_procs])
+            if name in self.env.flow_procs:
+                hint = f"'{name}' is a flow procedure: start it with `call {name}(...)`"
+            self.fail(e, f"unknown function '{name}'", hint)
+            return "None", "any"
+        if b.effect and self.pure:
+            self.fail(e, f"'{name}' changes the game; it cannot be used in a condition or a domain")
+        n = len(e.args)
+        if n < b.min_args or (b.max_args is not None and n > b.max_args):
+            want = str(b.min_args) if b.min_args == b.max_args else \
+                f"{b.min_args} to {b.max_args}" if b.max_args is not None else f"at least {b.min_args}"
+            self.fail(e, f"'{name}' takes {want} argument(s), got {n}")
+        if e.kwargs and not b.varargs:
+            self.fail(e, f"'{name}' takes no named arguments")
+        parts = []
+        for k, a in enumerate(e.args):
+            code, t = self.expr(a)
+            kind = b.args[k].rstrip("?") if k < len(b.args) else "any"
+            self.check_arg(name, kind, a, t)
+            parts.append(code)
+        parts += [f"{k}={self.expr(v)[0]}" for k, v in e.kwargs]
+        return f"_b_{name}(S{''.join(', ' + p for p in parts)})", b.returns
+
+    def check_arg(self, fname: str, kind: str, a: ast.Node, t: str) -> None:
+        if kind == "card" and isinstance(a, ast.Const) and isinstance(a.value, str):
+            if a.value not in self.env.cards:
+                self.fail(a, f"'{fname}': no card or piece kind '{a.value}'",
+                          did_you_mean(a.value, self.env.cards))
+        elif kind in ("die", "zone", "player", "ent") and t not in ("any", kind, "none"):
+            self.fail(a, f"'{fname}' expects a {kind} here, got a {t}")
+
+    def x_BinOp(self, e: ast.BinOp):
+        left, lt = self.expr(e.left)
+        right, rt = self.expr(e.right)
+        op = e.op
+        if op in ("and", "or"):
+            return f"({left} {op} {right})", "bool"
+        if op == "in":
+            return f"_in(S, {left}, {right})", "bool"
+        if op == "notin":
+            return f"(not _in(S, {left}, {right}))", "bool"
+        if op in ("==", "!=", "<", "<=", ">", ">="):
+            return f"({left} {op} {right})", "bool"
+        if op == "/":
+            return f"({left} // {right})", "int"
+        t = lt if lt == rt else "any"
+        if op == "+" and lt.startswith("list") and rt.startswith("list"):
+            t = lt if lt == rt else "list"
+        return f"({left} {op} {right})", t
+
+    def x_Not(self, e: ast.Not):
+        code, _ = self.expr(e.operand)
+        return f"(not {code})", "bool"
+
+    def x_Neg(self, e: ast.Neg):
+        code, _ = self.expr(e.operand)
+        return f"(-{code})", "int"
+
+    def x_ListLit(self, e: ast.ListLit):
+        parts = [self.expr(x) for x in e.items]
+        types = {t for _, t in parts}
+        t = f"list:{types.pop()}" if len(types) == 1 else "list"
+        return "[" + ", ".join(c for c, _ in parts) + "]", t
+
+    def x_Comprehension(self, e: ast.Comprehension):
+        src, st = self.expr(e.source)
+        saved = dict(self.locals)
+        self.bind_local(e, e.var, _elem(st))
+        item, it = self.expr(e.item)
+        cond = f" if {self.expr(e.cond)[0]}" if e.cond is not None else ""
+        self.locals = saved
+        return f"[{item} for v_{e.var} in _items(S, {src}){cond}]", f"list:{it}"
+
+
+def _globals(env: Env) -> dict:
+    g: dict = {"__builtins__": {}, "_get": runtime.get, "_set": runtime.set_,
+               "_items": runtime.items, "_repeat": runtime.repeat, "_in": runtime.contains,
+               "_Z": Z, "_proc": _call_proc}
+    for name, b in BUILTINS.items():
+        g["_b_" + name] = b.fn
+    for name, (value, _) in env.consts.items():
+        g["_c_" + name] = value
+    return g
+
+
+def _call_proc(S, name: str, args: dict):
+    return S.game.call_effect_proc(S, name, args)
+
+
+def compile_snippet(tree: ast.Node, env: Env, scope: dict[str, str], *, expr: bool,
+                    pure: bool, label: str = "snippet") -> tuple[Compiled | None, list[CompileProblem]]:
+    """Compile an expression (`expr=True`) or a statement list to `fn(S, L)`."""
+    em = _Emitter(env, scope, pure)
+    if expr:
+        code, t = em.expr(tree)
+        em.emit_line(1, f"return {code}", tree.pos)
+    else:
+        assert isinstance(tree, ast.Program)
+        t = "none"
+        em.stmts(tree.body, 1)
+    if em.problems:
+        return None, em.problems
+    head = [f"    v_{n} = L[{n!r}]" for n in sorted(em.used_outer)]
+    src_lines = ["def _snippet(S, L):", *head, *em.lines]
+    offset = 1 + len(head)
+    lines = {ln + offset: pos for ln, pos in em.line_pos.items()}
+    _COUNTER[0] += 1
+    filename = f"<horde:{label}:{_COUNTER[0]}>"
+    source = "\n".join(src_lines) + "\n"
+    namespace = _globals(env)
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated source only
+    fn = namespace["_snippet"]
+    return Compiled(fn, t, source, lines), []
+
+
+def error_pos(compiled: Compiled) -> ast.Pos | None:
+    """The snippet position of the innermost frame of the exception being handled."""
+    tb = sys.exc_info()[2]
+    pos = None
+    code = compiled.fn.__code__
+    while tb is not None:
+        if tb.tb_frame.f_code is code:
+            pos = compiled.lines.get(tb.tb_lineno)
+        tb = tb.tb_next
+    return pos
+
+
+def runtime_message(exc: BaseException) -> str:
+    if isinstance(exc, RuleRuntimeError):
+        return exc.problem.message
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, IndexError):
+        return "index out of range"
+    if isinstance(exc, KeyError):
+        return f"no value for {exc.args[0]!r}"
+    if isinstance(exc, AttributeError):
+        return "a value here is none or of the wrong kind"
+    return f"{type(exc).__name__}: {exc}"

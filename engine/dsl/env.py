@@ -1,0 +1,39 @@
+"""What names mean in one pack: the compile-time environment of the effect language.
+
+Built once per compiled pack from its sections (params, dice, zones, fields, procedures);
+the compiler resolves every name of every snippet against it before anything runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Env:
+    params: dict[str, Any] = field(default_factory=dict)
+    dice: set[str] = field(default_factory=set)
+    zones: dict[str, bool] = field(default_factory=dict)  # name -> per player?
+    player_fields: dict[str, str] = field(default_factory=dict)  # name -> type
+    ent_fields: set[str] = field(default_factory=set)
+    turn_vars: dict[str, str] = field(default_factory=dict)  # name -> type
+    game_vars: dict[str, str] = field(default_factory=dict)
+    cards: set[str] = field(default_factory=set)  # card and piece-kind ids
+    effect_procs: dict[str, list[str]] = field(default_factory=dict)
+    flow_procs: dict[str, list[str]] = field(default_factory=dict)
+    pure_procs: set[str] = field(default_factory=set)  # effect procs usable in conditions
+    consts: dict[str, tuple[Any, str]] = field(default_factory=dict)  # name -> (value, type)
+
+
+def type_of_value(v: Any) -> str:
+    """The language type of a literal init value."""
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, str):
+        return "str"
+    if isinstance(v, list):
+        return "list"
+    return "any"

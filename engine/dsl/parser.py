@@ -1,0 +1,296 @@
+"""Parse effect-language text into the AST of `engine.dsl.ast`.
+
+One shared LALR parser (built once, never cached to disk: Lark's cache unpickles from a
+predictable temp path). Lark errors become `DSLSyntaxError` with a snippet position; the
+pack compiler shifts that position onto the YAML file the snippet came from.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from engine import resources
+from engine.dsl import ast
+from engine.errors import DSLSyntaxError
+
+MAX_NESTING = 60  # the transformer recurses; deeper trees are refused before it runs
+
+
+class _Indent(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@functools.cache
+def _parser() -> Lark:
+    text = (resources.data_dir("grammar") / "effects.lark").read_text()
+    return Lark(text, parser="lalr", postlex=_Indent(), propagate_positions=True,
+                maybe_placeholders=True)
+
+
+_TOKEN_WORDS = {
+    "_NL": "end of line", "$END": "end of text", "NAME": "a name", "NUMBER": "a number",
+    "STRING": "a string", "COLON": "':'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
+    "RSQB": "']'", "EQUAL": "'='", "_INDENT": "an indented block", "_DEDENT": "end of block",
+}
+
+
+def _expected(exc: UnexpectedInput) -> str:
+    names = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
+    words = [_TOKEN_WORDS.get(n, n.lower()) for n in names if not n.startswith("__")]
+    if not words:
+        return ""
+    return "; expected " + (", ".join(words[:6]) + (" …" if len(words) > 6 else ""))
+
+
+def _fail(exc: UnexpectedInput, text: str) -> DSLSyntaxError:
+    line = getattr(exc, "line", 1) or 1
+    col = getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        if tok.type == "$END":
+            what = "unexpected end of text"
+            lines = text.rstrip("\n").split("\n")
+            line, col = len(lines), len(lines[-1]) + 1
+        elif tok.type == "_NL":
+            what = "unexpected end of line"
+        elif tok.type in ("_INDENT", "_DEDENT"):
+            what = "unexpected indentation"
+        else:
+            what = f"unexpected {tok.value!r}"
+        msg = what + _expected(exc)
+    elif isinstance(exc, UnexpectedCharacters):
+        msg = f"unexpected character {exc.char!r}"
+    elif isinstance(exc, UnexpectedEOF):
+        msg = "unexpected end of text" + _expected(exc)
+    else:
+        msg = str(exc).split("\n")[0]
+    err = DSLSyntaxError(msg)
+    err.pos = (line, col)  # type: ignore[attr-defined]
+    return err
+
+
+def _depth(tree: Tree) -> int:
+    deepest, todo = 0, [(tree, 1)]
+    while todo:
+        node, d = todo.pop()
+        deepest = max(deepest, d)
+        todo.extend((c, d + 1) for c in node.children if isinstance(c, Tree))
+    return deepest
+
+
+def _pos(meta) -> ast.Pos:
+    return (getattr(meta, "line", 1), getattr(meta, "column", 1))
+
+
+def _tpos(tok: Token) -> ast.Pos:
+    return (tok.line or 1, tok.column or 1)
+
+
+def _unescape(raw: str) -> str:
+    body = raw[1:-1]
+    out, i = [], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def _flatten(items) -> tuple:
+    out: list = []
+    for it in items:
+        out.extend(it) if isinstance(it, list) else out.append(it)
+    return tuple(out)
+
+
+def _binop(op):
+    @v_args(meta=True)
+    def build(self, meta, children):
+        left, right = children[0], children[-1]
+        return ast.BinOp(_pos(meta), op, left, right)
+    return build
+
+
+class _ToAst(Transformer):
+    """Lark tree → AST dataclasses. Named after the grammar's `-> name` aliases."""
+
+    # -- atoms --
+    def number(self, c):
+        return ast.Const(_tpos(c[0]), int(c[0]))
+
+    def string(self, c):
+        return ast.Const(_tpos(c[0]), _unescape(str(c[0])))
+
+    @v_args(meta=True)
+    def true(self, meta, c):
+        return ast.Const(_pos(meta), True)
+
+    @v_args(meta=True)
+    def false(self, meta, c):
+        return ast.Const(_pos(meta), False)
+
+    @v_args(meta=True)
+    def none(self, meta, c):
+        return ast.Const(_pos(meta), None)
+
+    def name(self, c):
+        return ast.Name(_tpos(c[0]), str(c[0]))
+
+    @v_args(meta=True)
+    def call(self, meta, c):
+        args, kwargs = c[1] if c[1] is not None else ((), ())
+        return ast.Call(_pos(meta), str(c[0]), args, kwargs)
+
+    def arguments(self, c):
+        args = tuple(a for a in c if not isinstance(a, tuple))
+        kwargs = tuple(a for a in c if isinstance(a, tuple))
+        return args, kwargs
+
+    def keyword(self, c):
+        return (str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def list_lit(self, meta, c):
+        return ast.ListLit(_pos(meta), tuple(x for x in c if x is not None))
+
+    @v_args(meta=True)
+    def comprehension(self, meta, c):
+        return ast.Comprehension(_pos(meta), c[0], str(c[1]), c[2], c[3])
+
+    @v_args(meta=True)
+    def attr(self, meta, c):
+        return ast.Attr(_pos(meta), c[0], str(c[1]))
+
+    @v_args(meta=True)
+    def index(self, meta, c):
+        return ast.Index(_pos(meta), c[0], c[1])
+
+    # -- operators --
+    add, sub, mul, div, mod = (_binop(o) for o in "+-*/%")
+    or_op, and_op = _binop("or"), _binop("and")
+    in_op, not_in_op = _binop("in"), _binop("notin")
+
+    @v_args(meta=True)
+    def compare(self, meta, c):
+        return ast.BinOp(_pos(meta), str(c[1]), c[0], c[2])
+
+    @v_args(meta=True)
+    def not_op(self, meta, c):
+        return ast.Not(_pos(meta), c[0])
+
+    @v_args(meta=True)
+    def neg(self, meta, c):
+        return ast.Neg(_pos(meta), c[0])
+
+    # -- statements --
+    def target_name(self, c):
+        return ast.Name(_tpos(c[0]), str(c[0]))
+
+    @v_args(meta=True)
+    def target_attr(self, meta, c):
+        return ast.Attr(_pos(meta), c[0], str(c[1]))
+
+    @v_args(meta=True)
+    def target_index(self, meta, c):
+        return ast.Index(_pos(meta), c[0], c[1])
+
+    @v_args(meta=True)
+    def assign(self, meta, c):
+        return ast.Assign(_pos(meta), c[0], "=", c[1])
+
+    @v_args(meta=True)
+    def augassign(self, meta, c):
+        return ast.Assign(_pos(meta), c[0], str(c[1]), c[2])
+
+    @v_args(meta=True)
+    def pass_stmt(self, meta, c):
+        return ast.Pass(_pos(meta))
+
+    @v_args(meta=True)
+    def expr_stmt(self, meta, c):
+        return ast.ExprStmt(_pos(meta), c[0])
+
+    @v_args(meta=True)
+    def callflow(self, meta, c):
+        args, kwargs = c[1] if c[1] is not None else ((), ())
+        return ast.CallFlow(_pos(meta), str(c[0]), args, kwargs)
+
+    def stmt(self, c):
+        # `a; b` on one line: several statements from one grammar `stmt`
+        return list(c)
+
+    def block(self, c):
+        return _flatten(c)
+
+    def elif_clause(self, c):
+        return (c[0], c[1])
+
+    def else_clause(self, c):
+        return ("else", c[0])
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        orelse: tuple = ()
+        for extra in c[2:]:
+            if extra[0] == "else":
+                orelse = extra[1]
+            else:
+                branches.append(extra)
+        return ast.If(_pos(meta), tuple(branches), orelse)
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, c):
+        return ast.For(_pos(meta), str(c[0]), c[1], c[2])
+
+    @v_args(meta=True)
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(_pos(meta), c[0], c[1])
+
+    @v_args(meta=True)
+    def start(self, meta, c):
+        return ast.Program(_pos(meta), _flatten(c))
+
+
+def _parse_tree(text: str) -> Tree:
+    src = text if text.endswith("\n") else text + "\n"
+    try:
+        tree = _parser().parse(src)
+    except UnexpectedInput as exc:
+        raise _fail(exc, src) from None
+    if _depth(tree) > MAX_NESTING:
+        err = DSLSyntaxError(f"expression nested too deeply (more than {MAX_NESTING} levels)")
+        err.pos = (1, 1)  # type: ignore[attr-defined]
+        raise err
+    return tree
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_program(text: str) -> ast.Program:
+    """Statements (an effect). Cached: packs repeat the same snippets across modes."""
+    return _ToAst().transform(_parse_tree(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_expr(text: str) -> ast.Node:
+    """One expression (a condition, a domain, a value)."""
+    prog = parse_program(text.strip())
+    if len(prog.body) != 1 or not isinstance(prog.body[0], ast.ExprStmt):
+        err = DSLSyntaxError("expected one expression here, not statements")
+        err.pos = prog.body[0].pos if prog.body else (1, 1)  # type: ignore[attr-defined]
+        raise err
+    return prog.body[0].expr

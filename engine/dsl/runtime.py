@@ -1,0 +1,97 @@
+"""Helpers that generated code calls where the compiler could not specialise an operation.
+
+Generated snippets run with empty `__builtins__`; these functions (and the builtins) are the
+only names they can reach besides the state object.
+"""
+
+from __future__ import annotations
+
+from engine.dsl.values import E, Face, P, Z
+from engine.errors import RuleRuntimeError
+
+
+def get(S, obj, name: str):
+    """`obj.name` when the type was unknown at compile time."""
+    t = type(obj)
+    if t is P:
+        if name == "seat":
+            return obj.i
+        rec = S.pl[obj.i]
+        if name in rec:
+            return rec[name]
+        if S.game.env.zones.get(name):
+            return Z(name, obj.i)
+    elif t is E:
+        rec = S.ents[obj.i]
+        if name in rec:
+            return rec[name]
+        if name == "tags":
+            return list(S.game.tags_of(rec["id"]))
+        ext = S.game.ent_attr(S, obj, name)
+        if ext is not _MISSING:
+            return ext
+    elif t is Face:
+        if name == "name":
+            return obj.name
+        return obj.icons.get(name, 0)
+    elif t is Z:
+        if name == "owner":
+            return S.players[obj.owner] if obj.owner >= 0 else None
+        if name == "name":
+            return obj.name
+    elif obj is None:
+        raise RuleRuntimeError(f"cannot read '.{name}' of none")
+    else:
+        ext = S.game.value_attr(S, obj, name)
+        if ext is not _MISSING:
+            return ext
+    raise RuleRuntimeError(f"{S.describe(obj)} has no field '{name}'")
+
+
+def set_(S, obj, name: str, value):
+    """`obj.name = value` when the type was unknown at compile time."""
+    t = type(obj)
+    if t is P and name in S.pl[obj.i]:
+        S.pl[obj.i][name] = value
+        return
+    if t is E and name in S.ents[obj.i] and not name.startswith("@") and name != "id":
+        S.ents[obj.i][name] = value
+        return
+    raise RuleRuntimeError(f"cannot set '.{name}' of {S.describe(obj)}")
+
+
+def items(S, x):
+    """Iterate a list or a zone; charges its length to the step budget."""
+    if type(x) is Z:
+        seq = [E(u) for u in S.zone(x)]
+    elif isinstance(x, list):
+        seq = x
+    elif x is None:
+        raise RuleRuntimeError("cannot iterate over none")
+    else:
+        raise RuleRuntimeError(f"cannot iterate over {S.describe(x)}")
+    S.charge(len(seq))
+    return list(seq)
+
+
+def repeat(S, n):
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise RuleRuntimeError(f"repeat needs a number, got {S.describe(n)}")
+    S.charge(max(n, 0))
+    return range(max(n, 0))
+
+
+def contains(S, x, coll):
+    if type(coll) is Z:
+        return type(x) is E and x.i in S.zone(coll)
+    if isinstance(coll, list | str):
+        return x in coll
+    raise RuleRuntimeError(f"'in' needs a list or a zone, got {S.describe(coll)}")
+
+
+class _Missing:
+    pass
+
+
+_MISSING = _Missing()
+MISSING = _MISSING

@@ -1,0 +1,103 @@
+"""Runtime values the effect language passes around besides ints, strings, bools and lists.
+
+Players, entities (cards, tokens, pieces) and zones are *references* (a seat, a uid, a zone
+key), never the records themselves: a reference stays valid in a cloned or reloaded state,
+so flow frames can hold them as plain data.
+"""
+
+from __future__ import annotations
+
+
+class P:
+    """A player, by seat (0-based)."""
+
+    __slots__ = ("i",)
+
+    def __init__(self, i: int):
+        self.i = i
+
+    def __eq__(self, other):
+        return type(other) is P and other.i == self.i
+
+    def __hash__(self):
+        return hash(("P", self.i))
+
+    def __lt__(self, other):
+        return self.i < other.i
+
+    def __repr__(self):
+        return f"P{self.i}"
+
+
+class E:
+    """An entity (card, token or piece), by uid."""
+
+    __slots__ = ("i",)
+
+    def __init__(self, i: int):
+        self.i = i
+
+    def __eq__(self, other):
+        return type(other) is E and other.i == self.i
+
+    def __hash__(self):
+        return hash(("E", self.i))
+
+    def __lt__(self, other):
+        return self.i < other.i
+
+    def __repr__(self):
+        return f"E{self.i}"
+
+
+class Z:
+    """A zone: a global one (`owner` -1) or one player's copy of a per-player zone."""
+
+    __slots__ = ("name", "owner")
+
+    def __init__(self, name: str, owner: int = -1):
+        self.name = name
+        self.owner = owner
+
+    @property
+    def key(self) -> str:
+        return self.name if self.owner < 0 else f"{self.name}#{self.owner}"
+
+    def __eq__(self, other):
+        return type(other) is Z and other.name == self.name and other.owner == self.owner
+
+    def __hash__(self):
+        return hash(("Z", self.name, self.owner))
+
+    def __lt__(self, other):
+        return (self.name, self.owner) < (other.name, other.owner)
+
+    def __repr__(self):
+        return f"Z({self.key})"
+
+
+class Face:
+    """One face of a die with icons (`{zombie: 2}`); numeric dice roll plain ints instead.
+
+    Faces are shared, immutable and interned per die, so a roll result is cheap to copy.
+    """
+
+    __slots__ = ("die", "idx", "icons", "name")
+
+    def __init__(self, die: str, idx: int, icons: dict[str, int], name: str | None):
+        self.die, self.idx, self.icons, self.name = die, idx, dict(icons), name
+
+    def __eq__(self, other):
+        return type(other) is Face and other.die == self.die and other.idx == self.idx
+
+    def __hash__(self):
+        return hash(("F", self.die, self.idx))
+
+    def __lt__(self, other):
+        return (self.die, self.idx) < (other.die, other.idx)
+
+    def __repr__(self):
+        return self.name or "+".join(f"{k}" if v == 1 else f"{k}x{v}" for k, v in self.icons.items())
+
+
+REF_TYPES = (P, E, Z, Face)

@@ -1,0 +1,123 @@
+"""One error hierarchy for the whole engine.
+
+Every error a user can cause (a bad pack, a bad save file, an illegal action, a rule that
+runs away) is a `HordeError`. The CLI catches exactly this type at its boundary and prints
+it; anything else is a bug in horde. Errors that point into a file carry `Span`s so the
+message reads `file:line:col: what is wrong` followed by the source line and a caret.
+"""
+
+from __future__ import annotations
+
+import difflib
+import linecache
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A place in a source file. Lines and columns are 1-based, as editors show them."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def shifted(self, dline: int, col: int) -> Span:
+        """The span `dline` lines further down, at column `col` (used for DSL inside YAML)."""
+        return Span(self.file, self.line + dline, col)
+
+
+def source_excerpt(span: Span) -> str:
+    """The source line of `span` and a caret under its column, or '' if unreadable."""
+    text = linecache.getline(span.file, span.line)
+    if not text:
+        return ""
+    text = text.rstrip("\n").expandtabs(1)
+    caret = " " * max(span.col - 1, 0) + "^"
+    return f"    {text}\n    {caret}"
+
+
+def did_you_mean(name: str, candidates) -> str | None:
+    """A hint naming the closest candidate, as Starlark's resolver does."""
+    close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+@dataclass
+class Problem:
+    """One thing wrong with a pack, scenario or save file."""
+
+    message: str
+    span: Span | None = None
+    hint: str | None = None
+
+    def format(self, excerpt: bool = True) -> str:
+        head = f"{self.span}: {self.message}" if self.span else self.message
+        parts = [head]
+        if excerpt and self.span:
+            src = source_excerpt(self.span)
+            if src:
+                parts.append(src)
+        if self.hint:
+            parts.append(f"    hint: {self.hint}")
+        return "\n".join(parts)
+
+    def to_dict(self) -> dict:
+        d: dict = {"message": self.message}
+        if self.span:
+            d.update(file=self.span.file, line=self.span.line, col=self.span.col)
+        if self.hint:
+            d["hint"] = self.hint
+        return d
+
+
+class HordeError(Exception):
+    """Base of every error a user can cause. The CLI prints these without a traceback."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.problem = Problem(message, span, hint)
+
+    @property
+    def problems(self) -> list[Problem]:
+        return [self.problem]
+
+    def __str__(self) -> str:
+        return "\n".join(p.format() for p in self.problems)
+
+
+class PackError(HordeError):
+    """Everything wrong with a pack, all at once: a designer fixes them in one pass."""
+
+    def __init__(self, problems: list[Problem]):
+        Exception.__init__(self, f"{len(problems)} problem(s)")
+        self._problems = list(problems)
+
+    @property
+    def problems(self) -> list[Problem]:
+        return self._problems
+
+    def __str__(self) -> str:
+        n = len(self._problems)
+        body = "\n".join(p.format() for p in self._problems)
+        return f"{body}\n{n} problem{'s' if n != 1 else ''} found"
+
+
+class DSLSyntaxError(HordeError):
+    """An effect or expression that does not parse."""
+
+
+class RuleRuntimeError(HordeError):
+    """A rule did something impossible while the game ran (budget exhausted, bad value)."""
+
+
+class StateError(HordeError):
+    """A corrupt save file, an illegal action label, a game that is already over."""
+
+
+class ScenarioFailure(HordeError):
+    """A scenario whose expectations did not hold."""

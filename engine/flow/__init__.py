@@ -1,0 +1,1 @@
+"""The flow machine: turn structure as data, suspended at decisions."""

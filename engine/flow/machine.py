@@ -1,0 +1,256 @@
+"""The flow machine: runs a state's frame stack until a player must decide.
+
+The stack is plain data (see `nodes.py`). `run` pops and pushes frames, running effects
+atomically, until the top frame is an `ask` or a `window` that has someone to ask, or the
+game is over. `apply_action` resumes it. Windows where nobody can act are skipped without
+asking anyone, so "any time" rules cost nothing when no card could be played.
+"""
+
+from __future__ import annotations
+
+from engine.dsl.compiler import Compiled, error_pos, runtime_message
+from engine.dsl.values import P
+from engine.errors import HordeError, RuleRuntimeError
+from engine.flow.decision import Decision
+from engine.flow.labels import legal_bindings
+from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
+
+_CATCH = (ArithmeticError, LookupError, TypeError, AttributeError, ValueError, RecursionError)
+
+
+def push(S, nid: int, vars: dict | None = None, boundary: bool = False) -> None:
+    if len(S.stack) > S.game.limits["depth"] * 8:
+        raise RuleRuntimeError(f"the flow nested deeper than {S.game.limits['depth'] * 8} frames")
+    S.stack.append([nid, 0, vars, None, boundary])
+
+
+def push_proc(S, name: str, args: dict) -> None:
+    nid = S.game.flow_procs[name]
+    push(S, nid, dict(args), boundary=True)
+
+
+def flow_locals(S) -> dict:
+    """Variables visible to an effect: frame vars from the innermost procedure outwards."""
+    out: dict = {}
+    for fr in reversed(S.stack):
+        if fr[2]:
+            for k, v in fr[2].items():
+                if k not in out:
+                    out[k] = v
+        if fr[4]:
+            break
+    return out
+
+
+def evaluate(S, c: Compiled, L: dict):
+    """Run a compiled snippet; any failure becomes a RuleRuntimeError at its pack location."""
+    try:
+        return c.fn(S, L)
+    except HordeError as exc:
+        if isinstance(exc, RuleRuntimeError) and exc.problem.span is None:
+            exc.problem.span = c.locate(error_pos(c)) if c.locate else None
+        raise
+    except _CATCH as exc:
+        span = c.locate(error_pos(c)) if c.locate else None
+        raise RuleRuntimeError(runtime_message(exc), span) from None
+
+
+def run_effect(S, c: Compiled, L: dict) -> None:
+    S.fx_steps = 0
+    S.charge(1)
+    evaluate(S, c, L)
+    after_effect(S)
+
+
+def after_effect(S) -> None:
+    g = S.game
+    while S.events:
+        event, fields = S.events.pop(0)
+        S.log.append({"t": "event", "e": event})
+        for trig in g.triggers.get(event, ()):
+            L = {"event": fields}
+            if trig.cond is None or evaluate(S, trig.cond, L):
+                run_effect(S, trig.fx, L)
+    if not S.over:
+        for end in g.end:
+            if evaluate(S, end.when, {}):
+                winners = evaluate(S, end.winners, {}) if end.winners else []
+                S.finish(winners=[winners] if isinstance(winners, P) else list(winners or []))
+                break
+    if S.end_turn_requested:
+        S.end_turn_requested = False
+        nodes = g.nodes
+        while S.stack and not (nodes[S.stack[-1][0]].kind == FOR_EACH and nodes[S.stack[-1][0]].turn):
+            S.stack.pop()
+
+
+def _start_turn(S, player) -> None:
+    g = S.game
+    S.cur = player.i
+    S.turn = {k: _fresh(v) for k, v in g.turn_init.items()}
+    S.turns += 1
+    limit = g.limits["turns"]
+    if limit and S.turns > limit:
+        S.log.append({"t": "msg", "text": f"turn limit {limit} reached"})
+        S.finish(winners=[], limit=True)
+        return
+    S.log.append({"t": "turn", "p": player.i, "n": S.turns})
+    if "turn_start" in g.triggers:
+        S.emit("turn_start", {"player": player})
+        after_effect(S)
+
+
+def _fresh(v):
+    return list(v) if type(v) is list else v
+
+
+def _window_order(S, who: str) -> list[int]:
+    n = len(S.pl)
+    cur = S.cur
+    if who == "current":
+        return [cur]
+    order = [(cur + k) % n for k in range(n)]
+    return order[1:] if who == "others" else order
+
+
+def run(S) -> None:
+    """Advance until a decision is pending or the game is over."""
+    g = S.game
+    nodes = g.nodes
+    S._decision = None
+    while not S.over:
+        if not S.stack:
+            S.finish(winners=[])
+            return
+        fr = S.stack[-1]
+        node = nodes[fr[0]]
+        k = node.kind
+        if k == SEQ:
+            if fr[1] < len(node.children):
+                fr[1] += 1
+                push(S, node.children[fr[1] - 1])
+            else:
+                S.stack.pop()
+        elif k == DO:
+            S.stack.pop()
+            run_effect(S, node.fx, flow_locals(S))
+        elif k == IF:
+            S.stack.pop()
+            branch = node.then if evaluate(S, node.cond, flow_locals(S)) else node.orelse
+            if branch is not None:
+                push(S, branch)
+        elif k == REPEAT:
+            if node.cond is not None:
+                done = evaluate(S, node.cond, flow_locals(S)) or (node.max is not None and fr[1] >= node.max)
+            else:
+                if fr[3] is None:
+                    fr[3] = evaluate(S, node.times, flow_locals(S))
+                done = fr[1] >= fr[3]
+            if done:
+                S.stack.pop()
+            else:
+                fr[1] += 1
+                S.charge(1)
+                push(S, node.body)
+        elif k == FOR_EACH:
+            if fr[3] is None:
+                fr[3] = list(evaluate(S, node.domain, flow_locals(S)))
+            if fr[1] < len(fr[3]):
+                v = fr[3][fr[1]]
+                fr[1] += 1
+                fr[2] = {node.var: v}
+                if node.turn:
+                    _start_turn(S, v)
+                    if S.over:
+                        return
+                push(S, node.body)
+            else:
+                S.stack.pop()
+        elif k == ASK:
+            L = flow_locals(S)
+            who = evaluate(S, node.who, L) if node.who is not None else S.players[S.cur]
+            binds = legal_bindings(S, node.point, who.i, L)
+            if not binds:
+                S.stack.pop()
+                continue
+            if node.can_pass:
+                binds["pass"] = (None, {})
+            S._decision = _decision(who.i, node.point, "ask", binds)
+            return
+        elif k == WINDOW:
+            if fr[3] is None:
+                fr[3] = {"order": _window_order(S, node.who or "any"), "k": 0, "passed": 0}
+            w = fr[3]
+            order = w["order"]
+            L = flow_locals(S)
+            while w["passed"] < len(order):
+                seat = order[w["k"] % len(order)]
+                binds = legal_bindings(S, node.point, seat, L)
+                if binds:
+                    binds["pass"] = (None, {})
+                    S._decision = _decision(seat, node.point, "window", binds)
+                    return
+                w["passed"] += 1
+                w["k"] += 1
+            S.stack.pop()
+        elif k == CALL:
+            S.stack.pop()
+            L = flow_locals(S)
+            args = {name: evaluate(S, c, L) for name, c in node.args.items()}
+            push_proc(S, node.proc, args)
+        else:  # pragma: no cover
+            raise RuleRuntimeError(f"unknown flow node {k}")
+
+
+def _decision(player: int, point: str, kind: str, binds: dict) -> Decision:
+    return Decision(player, point, kind, sorted(binds), binds)
+
+
+def current_decision(S) -> Decision | None:
+    """Recompute the pending decision (after a load, the cached one is gone)."""
+    if S.over or not S.stack:
+        return None
+    fr = S.stack[-1]
+    node = S.game.nodes[fr[0]]
+    L = flow_locals(S)
+    if node.kind == ASK:
+        who = evaluate(S, node.who, L) if node.who is not None else S.players[S.cur]
+        binds = legal_bindings(S, node.point, who.i, L)
+        if node.can_pass:
+            binds["pass"] = (None, {})
+        return _decision(who.i, node.point, "ask", binds)
+    if node.kind == WINDOW and fr[3] is not None:
+        seat = fr[3]["order"][fr[3]["k"] % len(fr[3]["order"])]
+        binds = legal_bindings(S, node.point, seat, L)
+        binds["pass"] = (None, {})
+        return _decision(seat, node.point, "window", binds)
+    return None
+
+
+def apply_action(S, d: Decision, label: str) -> None:
+    action, args = d.bindings[label]
+    fr = S.stack[-1]
+    node = S.game.nodes[fr[0]]
+    S.log.append({"t": "act", "p": d.player, "a": label})
+    if node.kind == WINDOW:
+        if action is None:
+            fr[3]["passed"] += 1
+            fr[3]["k"] += 1
+        else:
+            fr[3]["passed"] = 0
+    else:
+        S.stack.pop()
+    S._decision = None
+    if action is not None and action.fx is not None:
+        L = flow_locals(S)
+        L["me"] = S.players[d.player]
+        L.update(args)
+        run_effect(S, action.fx, L)
+    run(S)
+
+
+def start(S) -> None:
+    """Run the pack's setup and start the flow."""
+    g = S.game
+    push(S, g.root, None, boundary=True)
+    run(S)

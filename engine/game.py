@@ -1,0 +1,184 @@
+"""`Game`: a compiled pack — immutable, shared by every state played from it.
+
+`engine.load(...)` builds one (load → validate → compile, see `engine.pack.build`); a Game
+then makes states (`new_state`) and restores saved ones (`state_from_dict`). The small
+lookups effects need at play time (a card's tags, a zone's capacity, a forced die face)
+live here, on data compiled once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.dsl.compiler import Compiled
+from engine.dsl.env import Env
+from engine.dsl.runtime import MISSING
+from engine.dsl.values import Face, Z
+from engine.errors import RuleRuntimeError, Span
+from engine.flow import machine
+from engine.flow.nodes import ActionDef, EndDef, FlowNode, TriggerDef
+
+
+@dataclass
+class CardDef:
+    id: str
+    count: int
+    zone: str | None
+    discard: str | None
+    tags: frozenset[str]
+    fields: dict[str, Any]
+    name: str
+    text: str
+    span: Span | None = None
+
+
+@dataclass
+class ZoneDef:
+    name: str
+    per_player: bool
+    shuffle: bool
+    capacity: int | None
+    visible: str  # all | owner | none
+    refill: str | None
+
+
+@dataclass
+class FieldDef:
+    name: str
+    type: str
+    init: Any  # a value or a Compiled expression
+    min: Any = None
+    max: Any = None
+    span: Span | None = None
+
+
+@dataclass
+class Invariant:
+    name: str
+    check: Compiled
+    span: Span | None
+
+
+@dataclass
+class Game:
+    pack_id: str
+    mode: str | None
+    title: str
+    params: dict[str, Any]
+    env: Env
+    players_min: int
+    players_max: int
+    players_default: int
+    dice: dict[str, list]
+    cards: dict[str, CardDef]
+    kinds: dict[str, CardDef]
+    zones: dict[str, ZoneDef]
+    player_fields: dict[str, FieldDef]
+    vars_init: dict[str, Any]
+    turn_init: dict[str, Any]
+    nodes: list[FlowNode]
+    root: int
+    actions: list[ActionDef]
+    actions_at: dict[str, list[ActionDef]]
+    triggers: dict[str, list[TriggerDef]]
+    effect_procs: dict[str, tuple[list[str], Compiled]]
+    flow_procs: dict[str, int]
+    end: list[EndDef]
+    invariants: list[Invariant]
+    setup: Compiled | None
+    limits: dict[str, int]
+    view: dict = field(default_factory=dict)
+    policies: dict = field(default_factory=dict)
+    metrics: dict = field(default_factory=dict)
+    raw: dict = field(default_factory=dict)  # the merged pack, plain
+    hash: str = ""
+    files: list[str] = field(default_factory=list)
+    house: list[str] = field(default_factory=list)
+    extensions: dict = field(default_factory=dict)  # name -> building block (a board, ...)
+
+    # ---------- states ----------
+    def new_state(self, players: int | None = None, seed: int = 0):
+        """A fresh game: setup done, flow run up to the first decision."""
+        from engine.setup import setup_state
+        n = self.players_default if players is None else players
+        if not self.players_min <= n <= self.players_max:
+            from engine.errors import StateError
+            raise StateError(f"{self.title} is for {self.players_min} to {self.players_max} "
+                             f"players, not {n}")
+        return setup_state(self, n, seed)
+
+    def state_from_dict(self, data: dict):
+        from engine.persist import state_from_dict
+        return state_from_dict(self, data)
+
+    # ---------- lookups used while playing ----------
+    def tags_of(self, card_id: str) -> frozenset[str]:
+        d = self.cards.get(card_id) or self.kinds.get(card_id)
+        return d.tags if d else frozenset()
+
+    def discard_zone(self, card_id: str, S) -> Z:
+        d = self.cards.get(card_id) or self.kinds.get(card_id)
+        if d is None or d.discard is None:
+            raise RuleRuntimeError(f"'{card_id}' declares no discard zone")
+        return Z(d.discard)
+
+    def zone_capacity(self, name: str) -> int | None:
+        z = self.zones.get(name)
+        return z.capacity if z else None
+
+    def zone_refill(self, name: str) -> str | None:
+        z = self.zones.get(name)
+        return z.refill if z else None
+
+    def forced_face(self, die: str, value):
+        """The face a scenario's forced roll names: a number, a face name, or icons."""
+        faces = self.dice[die]
+        for f in faces:
+            if f == value and type(f) is type(value):
+                return f
+            if type(f) is Face and (f.name == value or f.icons == value or
+                                    (isinstance(value, str) and repr(f) == value)):
+                return f
+        raise RuleRuntimeError(f"forced roll {value!r} is not a face of die '{die}' "
+                               f"(faces: {', '.join(map(repr, faces))})")
+
+    def call_effect_proc(self, S, name: str, args: dict):
+        params, compiled = self.effect_procs[name]
+        if S.depth >= self.limits["depth"]:
+            raise RuleRuntimeError(f"procedure calls nested deeper than {self.limits['depth']} "
+                                   f"(calling '{name}')")
+        S.depth += 1
+        S.charge(1)
+        try:
+            return machine.evaluate(S, compiled, args)
+        finally:
+            S.depth -= 1
+
+    def ent_attr(self, S, e, name: str):
+        for ext in self.extensions.values():
+            v = ext.ent_attr(S, e, name)
+            if v is not MISSING:
+                return v
+        return MISSING
+
+    def value_attr(self, S, v, name: str):
+        for ext in self.extensions.values():
+            r = ext.value_attr(S, v, name)
+            if r is not MISSING:
+                return r
+        return MISSING
+
+    def ext(self, name: str):
+        """The building block `name` (e.g. 'board'); a clear error if the pack has none."""
+        try:
+            return self.extensions[name]
+        except KeyError:
+            raise RuleRuntimeError(f"this pack declares no {name}") from None
+
+    def describe_extra(self, v) -> str:
+        for ext in self.extensions.values():
+            text = ext.describe(v)
+            if text is not None:
+                return text
+        return str(v)

@@ -1,0 +1,346 @@
+"""Compile a loaded, schema-valid pack tree into a `Game`: the semantic checks.
+
+Every name is resolved and every snippet compiled here, once. Problems are collected, not
+raised one by one, and each points into the YAML file it came from: a snippet's own
+line/column is shifted onto the line/column of the string in the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import linecache
+from typing import Any
+
+from engine.dsl.compiler import Compiled, compile_snippet
+from engine.dsl.env import Env, type_of_value
+from engine.dsl.parser import parse_expr, parse_program
+from engine.dsl.values import Face
+from engine.errors import DSLSyntaxError, PackError, Problem, Span, did_you_mean
+from engine.flow.nodes import ActionDef, EndDef, TriggerDef
+from engine.game import CardDef, FieldDef, Game, Invariant, ZoneDef
+from engine.pack.flowbuild import FlowBuilder
+
+DEFAULT_LIMITS = {"turns": 5000, "steps": 20_000_000, "effect_steps": 200_000, "depth": 40}
+
+
+def locator(node) -> Any:
+    """A function mapping a snippet position (line, col) to the Span in the YAML file."""
+    span: Span | None = getattr(node, "span", None)
+    style = getattr(node, "style", None)
+    if span is None:
+        return lambda pos: None
+
+    def locate(pos):
+        if pos is None:
+            return span
+        line, col = pos
+        if style in ("|", ">"):
+            fl = span.line + line
+            text = linecache.getline(span.file, fl)
+            indent = len(text) - len(text.lstrip(" "))
+            return Span(span.file, fl, indent + col)
+        if line == 1:
+            return Span(span.file, span.line, span.col + col - (0 if style in ('"', "'") else 1))
+        return Span(span.file, span.line + line - 1, col)
+
+    return locate
+
+
+class Builder:
+    def __init__(self, tree, *, params: dict | None = None, mode: str | None = None,
+                 files: list[str] | None = None, house: list[str] | None = None):
+        from engine.pack.yamlspan import plain
+        self.tree = tree
+        self.raw: dict = plain(tree)
+        self.overrides = dict(params or {})
+        self.mode = mode
+        self.files = files or []
+        self.house = house or []
+        self.problems: list[Problem] = []
+        self.env = Env()
+
+    # ---------- helpers ----------
+    def node(self, *path):
+        n = self.tree
+        for key in path:
+            v = n.value
+            if isinstance(v, dict) and key in v:
+                n = v[key]
+            elif isinstance(v, list) and isinstance(key, int) and 0 <= key < len(v):
+                n = v[key]
+            else:
+                break
+        return n
+
+    def fail(self, msg: str, *path, hint: str | None = None, span: Span | None = None) -> None:
+        self.problems.append(Problem(msg, span or getattr(self.node(*path), "span", None), hint))
+
+    def compile(self, path: tuple, *, expr: bool, scope: dict[str, str] | None = None,
+                pure: bool | None = None, text: Any = None) -> Compiled | None:
+        """Compile the snippet at `path` (a string in the tree)."""
+        n = self.node(*path)
+        src = text if text is not None else n.value
+        if isinstance(src, bool) or isinstance(src, int) or src is None:
+            src = json.dumps(src) if not isinstance(src, bool) else ("true" if src else "false")
+            if src == "null":
+                src = "none"
+        if not isinstance(src, str):
+            self.fail("expected effect-language text here", *path)
+            return None
+        locate = locator(n)
+        try:
+            tree = parse_expr(src) if expr else parse_program(src)
+        except DSLSyntaxError as exc:
+            self.problems.append(Problem(exc.problem.message, locate(getattr(exc, "pos", None))))
+            return None
+        label = ".".join(str(p) for p in path)
+        c, probs = compile_snippet(tree, self.env, scope or {}, expr=expr,
+                                   pure=expr if pure is None else pure, label=label)
+        for p in probs:
+            self.problems.append(Problem(p.message, locate(p.pos), p.hint))
+        if c is not None:
+            c.locate = locate
+        return c
+
+    # ---------- sections ----------
+    def build_params(self) -> dict:
+        out: dict = {}
+        for name, spec in (self.raw.get("params") or {}).items():
+            out[name] = spec["default"] if isinstance(spec, dict) else spec
+        for name, value in self.overrides.items():
+            if name not in out:
+                self.fail(f"unknown param '{name}'", "params",
+                          hint=did_you_mean(name, out) or f"params: {', '.join(out) or 'none'}")
+                continue
+            out[name] = self.coerce_param(name, out[name], value)
+        for name, spec in (self.raw.get("params") or {}).items():
+            if isinstance(spec, dict):
+                v = out[name]
+                if "min" in spec and isinstance(v, int) and v < spec["min"] or \
+                        "max" in spec and isinstance(v, int) and v > spec["max"]:
+                    self.fail(f"param '{name}' = {v} is outside {spec.get('min')}..{spec.get('max')}",
+                              "params", name)
+                if "choices" in spec and v not in spec["choices"]:
+                    self.fail(f"param '{name}' = {v!r} is not one of {spec['choices']}", "params", name)
+        return out
+
+    def coerce_param(self, name: str, default, value):
+        if not isinstance(value, str) or isinstance(default, str):
+            if isinstance(default, bool) != isinstance(value, bool):
+                self.fail(f"param '{name}' must be {type(default).__name__}, got {value!r}")
+            return value
+        if isinstance(default, bool):
+            if value.lower() in ("true", "false"):
+                return value.lower() == "true"
+            self.fail(f"param '{name}' must be true or false, got {value!r}")
+            return default
+        if isinstance(default, int):
+            try:
+                return int(value)
+            except ValueError:
+                self.fail(f"param '{name}' must be an integer, got {value!r}")
+                return default
+        return value
+
+    def build_dice(self) -> dict[str, list]:
+        dice = {}
+        for name, spec in (self.raw.get("dice") or {}).items():
+            faces: list = []
+            for k, f in enumerate(spec.get("faces", [])):
+                if isinstance(f, dict):
+                    icons = {i: c for i, c in f.items() if i != "name"}
+                    faces.append(Face(name, k, icons, f.get("name")))
+                else:
+                    faces.append(f)
+            if not faces:
+                self.fail(f"die '{name}' has no faces", "dice", name)
+            dice[name] = faces
+        return dice
+
+    def build_zones(self) -> dict[str, ZoneDef]:
+        zones = {}
+        for name, spec in (self.raw.get("zones") or {}).items():
+            spec = spec or {}
+            zones[name] = ZoneDef(name, spec.get("per") == "player", bool(spec.get("shuffle")),
+                                  spec.get("capacity"), spec.get("visible", "all"), spec.get("refill"))
+        for name, z in zones.items():
+            if z.refill is not None and z.refill not in zones:
+                self.fail(f"zone '{name}' refills from unknown zone '{z.refill}'", "zones", name,
+                          "refill", hint=did_you_mean(z.refill, zones))
+        return zones
+
+    def build_cards(self, section: str, zones) -> dict[str, CardDef]:
+        out: dict[str, CardDef] = {}
+        for k, c in enumerate(self.raw.get(section) or []):
+            cid = c["id"]
+            if cid in out:
+                self.fail(f"{section[:-1]} id '{cid}' is declared twice", section, k, "id")
+            for key in ("zone", "discard"):
+                z = c.get(key)
+                if z is not None and z not in zones:
+                    self.fail(f"{cid}: unknown zone '{z}'", section, k, key, hint=did_you_mean(z, zones))
+            out[cid] = CardDef(cid, int(c.get("count", 1)), c.get("zone"), c.get("discard"),
+                               frozenset(c.get("tags", [])), dict(c.get("fields") or {}),
+                               c.get("name", cid), c.get("text", ""), self.node(section, k).span)
+        return out
+
+    def build_player_fields(self) -> dict[str, FieldDef]:
+        out = {}
+        for name, spec in (self.raw.get("player") or {}).items():
+            if not isinstance(spec, dict):
+                spec = {"init": spec}
+            t = spec.get("type") or type_of_value(spec.get("init"))
+            out[name] = FieldDef(name, t, spec.get("init"), spec.get("min"), spec.get("max"),
+                                 self.node("player", name).span)
+            self.env.player_fields[name] = t
+        return out
+
+    def field_values(self, fields: dict[str, FieldDef]) -> None:
+        """Compile string inits and bounds of int/bool fields (they are expressions)."""
+        for name, f in fields.items():
+            for key in ("init", "min", "max"):
+                v = getattr(f, key)
+                if isinstance(v, str) and f.type in ("int", "bool"):
+                    setattr(f, key, self.compile(("player", name, key), expr=True))
+
+    # ---------- the whole pack ----------
+    def build(self) -> Game:
+        raw = self.raw
+        env = self.env
+        params = self.build_params()
+        env.params = params
+        dice = self.build_dice()
+        env.dice = set(dice)
+        zones = self.build_zones()
+        env.zones = {n: z.per_player for n, z in zones.items()}
+        cards = self.build_cards("cards", zones)
+        kinds = self.build_cards("kinds", zones)
+        env.cards = set(cards) | set(kinds)
+        env.ent_fields = {f for c in [*cards.values(), *kinds.values()] for f in c.fields}
+        fields = self.build_player_fields()
+        vars_init = dict(raw.get("vars") or {})
+        turn_init = dict(raw.get("turn") or {})
+        env.game_vars = {k: type_of_value(v) for k, v in vars_init.items()}
+        env.turn_vars = {k: type_of_value(v) for k, v in turn_init.items()}
+        procs = raw.get("procedures") or {}
+        for name, spec in procs.items():
+            if "flow" in spec:
+                env.flow_procs[name] = list(spec.get("params", []))
+            else:
+                env.effect_procs[name] = list(spec.get("params", []))
+                if "value" in spec:
+                    env.pure_procs.add(name)
+        extensions = self.build_extensions()
+        self.field_values(fields)
+
+        effect_procs = {}
+        for name, spec in procs.items():
+            if name in env.flow_procs:
+                continue
+            scope = {p: "any" for p in spec.get("params", [])}
+            if "value" in spec:
+                c = self.compile(("procedures", name, "value"), expr=True, scope=scope)
+            else:
+                c = self.compile(("procedures", name, "do"), expr=False, scope=scope)
+            if c is not None:
+                effect_procs[name] = (list(spec.get("params", [])), c)
+
+        fb = FlowBuilder(self)
+        root = fb.seq(("flow",), raw.get("flow") or [], {})
+        flow_procs = {}
+        for name, spec in procs.items():
+            if name in env.flow_procs:
+                scope = {p: "any" for p in spec.get("params", [])}
+                flow_procs[name] = fb.seq(("procedures", name, "flow"), spec["flow"], scope)
+
+        actions = self.build_actions(fb.points)
+        actions_at: dict[str, list[ActionDef]] = {}
+        for a in actions:
+            for pt in a.at:
+                actions_at.setdefault(pt, []).append(a)
+        triggers: dict[str, list[TriggerDef]] = {}
+        for k, t in enumerate(raw.get("triggers") or []):
+            scope = {"event": "any"}
+            cond = self.compile(("triggers", k, "if"), expr=True, scope=scope) if "if" in t else None
+            fx = self.compile(("triggers", k, "do"), expr=False, scope=scope)
+            if fx is not None:
+                triggers.setdefault(t["on"], []).append(
+                    TriggerDef(t["on"], cond, fx, self.node("triggers", k).span))
+        end = []
+        for k, e in enumerate(raw.get("end") or []):
+            when = self.compile(("end", k, "when"), expr=True)
+            winners = self.compile(("end", k, "winners"), expr=True) if "winners" in e else None
+            if when is not None:
+                end.append(EndDef(when, winners, self.node("end", k).span))
+        invariants = []
+        for k, inv in enumerate(raw.get("invariants") or []):
+            path = ("invariants", k) if isinstance(inv, str) else ("invariants", k, "check")
+            name = inv if isinstance(inv, str) else inv.get("name", inv["check"])
+            c = self.compile(path, expr=True)
+            if c is not None:
+                invariants.append(Invariant(name, c, self.node(*path).span))
+        setup = self.compile(("setup",), expr=False) if raw.get("setup") else None
+        limits = {**DEFAULT_LIMITS, **(raw.get("limits") or {})}
+        players = raw.get("players") or {}
+        pmin, pmax = int(players.get("min", 1)), int(players.get("max", 1))
+        if self.problems:
+            raise PackError(self.problems)
+        digest = hashlib.sha256(json.dumps([raw, params], sort_keys=True, default=str)
+                                .encode()).hexdigest()[:16]
+        return Game(
+            pack_id=raw.get("pack") or raw.get("extends", "?"), mode=self.mode,
+            title=raw.get("title", raw.get("pack", "")), params=params, env=env,
+            players_min=pmin, players_max=pmax,
+            players_default=int(players.get("default", pmin)),
+            dice=dice, cards=cards, kinds=kinds, zones=zones, player_fields=fields,
+            vars_init=vars_init, turn_init=turn_init, nodes=fb.nodes, root=root,
+            actions=actions, actions_at=actions_at, triggers=triggers,
+            effect_procs=effect_procs, flow_procs=flow_procs, end=end, invariants=invariants,
+            setup=setup, limits=limits, view=raw.get("view") or {},
+            policies=raw.get("policies") or {}, metrics=raw.get("metrics") or {}, raw=raw,
+            hash=digest, files=self.files, house=self.house, extensions=extensions)
+
+    def build_extensions(self) -> dict:
+        from engine import extensions as ext_mod
+        out = {}
+        for section, factory in ext_mod.FACTORIES.items():
+            if section in self.raw:
+                ext = factory(self.raw[section], self.node(section), self)
+                if ext is None:
+                    continue
+                out[section] = ext
+                for name, (value, t) in ext.env_names().items():
+                    self.env.consts[name] = (value, t)
+        return out
+
+    def build_actions(self, points: set[str]) -> list[ActionDef]:
+        out = []
+        seen: set[str] = set()
+        for k, a in enumerate(self.raw.get("actions") or []):
+            aid = a["id"]
+            if aid in seen:
+                self.fail(f"action id '{aid}' is declared twice", "actions", k, "id")
+            seen.add(aid)
+            at = a.get("at", [])
+            at = (at,) if isinstance(at, str) else tuple(at)
+            for j, pt in enumerate(at):
+                if pt not in points:
+                    self.fail(f"action '{aid}': no ask or window named '{pt}' in the flow",
+                              "actions", k, "at", j if not isinstance(a.get("at"), str) else None,
+                              hint=did_you_mean(pt, points))
+            who = a.get("who", "current")
+            scope: dict[str, str] = {"me": "player"}
+            params = []
+            for j, (pname, dom) in enumerate((a.get("params") or {}).items()):
+                c = self.compile(("actions", k, "params", pname), expr=True, scope=scope)
+                if c is not None:
+                    params.append((pname, c))
+                    t = c.type
+                    scope[pname] = t.split(":", 1)[1] if t.startswith("list:") else "any"
+                del j, dom
+            cond = self.compile(("actions", k, "if"), expr=True, scope=scope) if "if" in a else None
+            fx = self.compile(("actions", k, "do"), expr=False, scope=scope) if "do" in a else None
+            out.append(ActionDef(aid, at, who, params, cond, fx, self.node("actions", k).span,
+                                 a.get("text", "")))
+        return out

@@ -1,0 +1,47 @@
+"""Making a fresh state: zones, players, card copies, shuffles, the pack's setup effect."""
+
+from __future__ import annotations
+
+from engine.dsl.compiler import Compiled
+from engine.dsl.values import Z
+from engine.flow import machine
+from engine.state import State, copy_value
+
+
+def _init_value(S, v):
+    if isinstance(v, Compiled):
+        return machine.evaluate(S, v, {})
+    return copy_value(v)
+
+
+def setup_state(game, players: int, seed: int) -> State:
+    S = State(game, players, seed)
+    for z in game.zones.values():
+        if z.per_player:
+            for i in range(players):
+                S.zones[f"{z.name}#{i}"] = []
+        else:
+            S.zones[z.name] = []
+    for i in range(players):
+        S.cur = i
+        S.pl[i] = {name: _init_value(S, f.init) for name, f in game.player_fields.items()}
+    S.cur = 0
+    for card in game.cards.values():
+        if card.zone is None:
+            continue
+        owners = range(players) if game.zones[card.zone].per_player else [-1]
+        for owner in owners:
+            for _ in range(card.count):
+                uid = S.new_entity(card.id, card.fields)
+                S.move_ent(uid, Z(card.zone, owner))
+    for ext in game.extensions.values():
+        ext.setup(S)
+    for z in game.zones.values():
+        if z.shuffle:
+            for key in ([f"{z.name}#{i}" for i in range(players)] if z.per_player else [z.name]):
+                S.shuffle_list(S.zones[key])
+    if game.setup is not None:
+        machine.run_effect(S, game.setup, {})
+    S.log.append({"t": "start", "players": players, "seed": seed})
+    machine.start(S)
+    return S

@@ -1,0 +1,284 @@
+"""`State`: one game in progress, as plain data, plus the mechanics effects use.
+
+Everything that changes during a game lives here as lists, dicts, ints, strings and the
+reference values of `engine.dsl.values`: player records, entities, zones, game and turn
+variables, the flow machine's frame stack, the RNG word, the log. That is what makes a
+state cheap to clone, savable mid-turn and replayable. The public API follows OpenSpiel:
+`decision()`, `apply()`, `is_terminal()`, `returns()`, `clone()`, `to_dict()`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine import rng
+from engine.dsl.values import E, Face, P, Z
+from engine.errors import RuleRuntimeError, StateError
+from engine.flow import machine
+from engine.flow.decision import Decision
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def copy_value(v):
+    """Copy what is mutable in a stored value (lists, dicts); references are immutable."""
+    t = type(v)
+    if t is list:
+        return [copy_value(x) for x in v]
+    if t is dict:
+        return {k: copy_value(x) for k, x in v.items()}
+    return v
+
+
+class State:
+    __slots__ = ("game", "pl", "players", "ents", "zones", "vars", "turn", "stack", "rng",
+                 "log", "over", "winners", "losers", "cur", "turns", "steps", "fx_steps",
+                 "depth", "forced", "next_uid", "events", "end_turn_requested", "limit_hit",
+                 "seed", "_decision", "transactional", "history")
+
+    # ---------- construction ----------
+    def __init__(self, game: Game, players: int, seed: int):
+        self.game = game
+        self.seed = seed
+        self.players = [P(i) for i in range(players)]
+        self.rng = rng.seed_state(seed)
+        self.ents: dict[int, dict] = {}
+        self.zones: dict[str, list[int]] = {}
+        self.vars = {k: copy_value(v) for k, v in game.vars_init.items()}
+        self.turn = {k: copy_value(v) for k, v in game.turn_init.items()}
+        self.stack: list[list] = []
+        self.log: list[dict] = []
+        self.over = False
+        self.winners: list[int] = []
+        self.losers: list[int] = []
+        self.cur = 0
+        self.turns = 0
+        self.steps = 0
+        self.fx_steps = 0
+        self.depth = 0
+        self.forced: list = []
+        self.next_uid = 1
+        self.events: list = []
+        self.end_turn_requested = False
+        self.limit_hit = False
+        self._decision: Decision | None = None
+        self.transactional = True
+        self.history: list[str] = []
+        self.pl: list[dict] = [{} for _ in range(players)]
+
+    # ---------- the public API ----------
+    def decision(self) -> Decision | None:
+        """Who decides now and among which labelled actions; None when the game is over."""
+        if self.over:
+            return None
+        if self._decision is None:
+            self._decision = machine.current_decision(self)
+        return self._decision
+
+    def legal_actions(self) -> list[str]:
+        d = self.decision()
+        return d.actions if d else []
+
+    def current_player(self) -> int | None:
+        d = self.decision()
+        return d.player if d else None
+
+    def apply(self, action: str) -> None:
+        """Take the action with this label, then run the rules until the next decision."""
+        d = self.decision()
+        if d is None:
+            raise StateError("the game is over: no action can be taken")
+        if action not in d.index:
+            from engine.errors import did_you_mean
+            raise StateError(f"'{action}' is not a legal action now",
+                             hint=did_you_mean(action, d.actions) or
+                             f"legal: {', '.join(d.actions[:12])}")
+        snapshot = self.clone() if self.transactional else None
+        try:
+            machine.apply_action(self, d, action)
+        except Exception:
+            if snapshot is not None:
+                self._restore(snapshot)
+            raise
+        self.history.append(action)
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> list[float]:
+        """+1 for winners, -1 for losers (and everyone else once somebody won), else 0."""
+        won = set(self.winners)
+        out = []
+        for i in range(len(self.pl)):
+            if i in won:
+                out.append(1.0)
+            elif won or i in self.losers:
+                out.append(-1.0)
+            else:
+                out.append(0.0)
+        return out
+
+    def view(self, player: int | None) -> dict:
+        """What `player` may see (None: a spectator): hidden zones show only their size."""
+        from engine.persist import state_view
+        return state_view(self, player)
+
+    def to_dict(self) -> dict:
+        from engine.persist import state_to_dict
+        return state_to_dict(self)
+
+    def clone(self) -> State:
+        c = State.__new__(State)
+        c.game = self.game
+        c.seed = self.seed
+        c.players = self.players
+        c.pl = [copy_value(p) for p in self.pl]
+        c.ents = {u: copy_value(e) for u, e in self.ents.items()}
+        c.zones = {k: list(v) for k, v in self.zones.items()}
+        c.vars = copy_value(self.vars)
+        c.turn = copy_value(self.turn)
+        c.stack = [[f[0], f[1], copy_value(f[2]), copy_value(f[3]), f[4]] for f in self.stack]
+        c.rng = self.rng
+        c.log = list(self.log)
+        c.over = self.over
+        c.winners = list(self.winners)
+        c.losers = list(self.losers)
+        c.cur = self.cur
+        c.turns = self.turns
+        c.steps = self.steps
+        c.fx_steps = 0
+        c.depth = 0
+        c.forced = list(self.forced)
+        c.next_uid = self.next_uid
+        c.events = []
+        c.end_turn_requested = False
+        c.limit_hit = self.limit_hit
+        c._decision = self._decision
+        c.transactional = self.transactional
+        c.history = list(self.history)
+        return c
+
+    def _restore(self, other: State) -> None:
+        for name in State.__slots__:
+            setattr(self, name, getattr(other, name))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ---------- mechanics used by builtins ----------
+    def charge(self, n: int) -> None:
+        """Count `n` steps against the per-effect and per-game budgets."""
+        self.fx_steps += n
+        self.steps += n
+        lim = self.game.limits
+        if self.fx_steps > lim["effect_steps"]:
+            raise RuleRuntimeError(f"an effect took more than {lim['effect_steps']} steps "
+                                   "(a loop that does not end?)")
+        if self.steps > lim["steps"]:
+            raise RuleRuntimeError(f"the game took more than {lim['steps']} steps")
+
+    def rand_below(self, n: int) -> int:
+        if n <= 0:
+            raise RuleRuntimeError(f"cannot choose among {n} possibilities")
+        self.rng, r = rng.below(self.rng, n)
+        return r
+
+    def roll_die(self, die: str):
+        faces = self.game.dice[die]
+        if self.forced:
+            value = self.game.forced_face(die, self.forced.pop(0))
+        else:
+            value = faces[self.rand_below(len(faces))]
+        self.log.append({"t": "roll", "die": die, "v": self.describe(value)})
+        return value
+
+    def shuffle_list(self, lst: list) -> None:
+        for i in range(len(lst) - 1, 0, -1):
+            j = self.rand_below(i + 1)
+            lst[i], lst[j] = lst[j], lst[i]
+
+    def zone(self, z: Z) -> list[int]:
+        try:
+            return self.zones[z.key]
+        except KeyError:
+            raise RuleRuntimeError(f"no zone {z.key}") from None
+        except AttributeError:
+            raise RuleRuntimeError(f"expected a zone, got {self.describe(z)}") from None
+
+    def zone_ref(self, key: str | None) -> Z | None:
+        if key is None:
+            return None
+        name, _, owner = key.partition("#")
+        return Z(name, int(owner) if owner else -1)
+
+    def move_ent(self, uid: int, dst: Z, bottom: bool = False) -> None:
+        ent = self.ents[uid]
+        target = self.zone(dst)
+        cap = self.game.zone_capacity(dst.name)
+        if cap is not None and len(target) >= cap and uid not in target:
+            raise RuleRuntimeError(f"zone {dst.key} is full (capacity {cap})")
+        src = ent.get("@z")
+        if src is not None:
+            self.zones[src].remove(uid)
+        if bottom:
+            target.insert(0, uid)
+        else:
+            target.append(uid)
+        ent["@z"] = dst.key
+
+    def new_entity(self, kind: str, fields: dict) -> int:
+        uid = self.next_uid
+        self.next_uid += 1
+        self.ents[uid] = {"id": kind, "@z": None, **copy_value(fields)}
+        return uid
+
+    def refill(self, z: Z) -> None:
+        src = self.game.zone_refill(z.name)
+        if src is None:
+            return
+        from_z = Z(src, z.owner if self.game.env.zones.get(src) else -1)
+        moved = list(self.zone(from_z))
+        for uid in moved:
+            self.move_ent(uid, z)
+        self.shuffle_list(self.zone(z))
+        if moved:
+            self.log.append({"t": "msg", "text": f"{z.key} refilled from {from_z.key}"})
+
+    def emit(self, event: str, fields: dict) -> None:
+        self.events.append((event, fields))
+
+    def call_flow(self, proc: str, args: dict) -> None:
+        machine.push_proc(self, proc, args)
+
+    def finish(self, winners: list[P], limit: bool = False) -> None:
+        if self.over:
+            return
+        self.over = True
+        self.winners = sorted({p.i for p in winners})
+        self.limit_hit = limit
+        self.log.append({"t": "end", "winners": list(self.winners), "limit": limit})
+
+    def describe(self, v: Any) -> str:
+        """A value as players read it in logs and labels."""
+        t = type(v)
+        if t is P:
+            return f"P{v.i}"
+        if t is E:
+            ent = self.ents.get(v.i)
+            return ent["id"] if ent else f"#{v.i}"
+        if t is Z:
+            return v.key
+        if t is Face:
+            return repr(v)
+        if t is list:
+            return "[" + ", ".join(self.describe(x) for x in v) + "]"
+        if v is True:
+            return "true"
+        if v is False:
+            return "false"
+        if v is None:
+            return "none"
+        return self.game.describe_extra(v)
