@@ -98,15 +98,17 @@ class Game:
     extensions: dict = field(default_factory=dict)  # name -> building block (a board, ...)
 
     # ---------- states ----------
-    def new_state(self, players: int | None = None, seed: int = 0):
-        """A fresh game: setup done, flow run up to the first decision."""
+    def new_state(self, players: int | None = None, seed: int = 0, prepare=None):
+        """A fresh game: setup done, flow run up to the first decision.
+
+        `prepare(state)` runs after setup and before the flow starts (scenarios use it)."""
         from engine.setup import setup_state
         n = self.players_default if players is None else players
         if not self.players_min <= n <= self.players_max:
             from engine.errors import StateError
             raise StateError(f"{self.title} is for {self.players_min} to {self.players_max} "
                              f"players, not {n}")
-        return setup_state(self, n, seed)
+        return setup_state(self, n, seed, prepare)
 
     def state_from_dict(self, data: dict):
         from engine.persist import state_from_dict
@@ -168,6 +170,28 @@ class Game:
             if r is not MISSING:
                 return r
         return MISSING
+
+    def compile_expr(self, text: str, scope: dict[str, str] | None = None, *,
+                     effect: bool = False, where=None):
+        """Compile an expression (or, with `effect`, statements) against this pack's names.
+
+        For text that is not part of the pack: scenario expectations, views, metrics.
+        `where` is the YAML node the text came from, for error positions."""
+        from engine.dsl.compiler import compile_snippet
+        from engine.dsl.parser import parse_expr, parse_program
+        from engine.errors import DSLSyntaxError, PackError, Problem
+        from engine.pack.build import locator
+        locate = locator(where)
+        try:
+            tree = parse_program(text) if effect else parse_expr(text)
+        except DSLSyntaxError as exc:
+            raise PackError([Problem(exc.problem.message, locate(getattr(exc, "pos", None)))]) from None
+        c, probs = compile_snippet(tree, self.env, scope or {}, expr=not effect, pure=not effect)
+        if probs:
+            raise PackError([Problem(p.message, locate(p.pos), p.hint) for p in probs])
+        assert c is not None
+        c.locate = locate
+        return c
 
     def ext(self, name: str):
         """The building block `name` (e.g. 'board'); a clear error if the pack has none."""

@@ -14,7 +14,7 @@ def _init_value(S, v):
     return copy_value(v)
 
 
-def setup_state(game, players: int, seed: int) -> State:
+def setup_state(game, players: int, seed: int, prepare=None) -> State:
     S = State(game, players, seed)
     for z in game.zones.values():
         if z.per_player:
@@ -42,6 +42,8 @@ def setup_state(game, players: int, seed: int) -> State:
                 S.shuffle_list(S.zones[key])
     if game.setup is not None:
         machine.run_effect(S, game.setup, {})
+    if prepare is not None:
+        prepare(S)
     S.log.append({"t": "start", "players": players, "seed": seed})
     machine.start(S)
     return S

@@ -328,3 +328,44 @@ def _log(S, fmt, *args):
 def _str(S, x):
     """A value as text, as the log shows it."""
     return S.describe(x)
+
+
+# ---- looking at the game as a whole (scenario expectations, metrics, invariants) ----
+@builtin("winners", "", "list:player")
+def _winners(S):
+    """The players who have won (empty while the game goes on, or after a draw)."""
+    return [S.players[i] for i in S.winners]
+
+
+@builtin("game_over", "", "bool")
+def _game_over(S):
+    """True once the game has ended."""
+    return S.over
+
+
+@builtin("turn_count", "", "int")
+def _turn_count(S):
+    """How many turns have started so far."""
+    return S.turns
+
+
+@builtin("can", "str", "bool")
+def _can(S, label):
+    """True when the pending decision offers an action with this label (or this action id)."""
+    d = S.decision()
+    if d is None:
+        return False
+    return label in d.index or any(a.split("(", 1)[0] == label for a in d.actions)
+
+
+@builtin("deciding", "", "player")
+def _deciding(S):
+    """The player the pending decision asks, or none."""
+    d = S.decision()
+    return S.players[d.player] if d else None
+
+
+@builtin("logged", "str", "bool")
+def _logged(S, text):
+    """True when some log message contains `text`."""
+    return any(e.get("t") == "msg" and text in e.get("text", "") for e in S.log)

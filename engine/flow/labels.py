@@ -24,12 +24,23 @@ def _value_label(S, v) -> str:
 
 def legal_bindings(S, point: str, seat: int, base: dict) -> dict[str, tuple]:
     """label -> (ActionDef, {param: value}) for every legal binding of `seat` at `point`."""
-    from engine.flow.machine import evaluate
-
     out: dict[str, tuple] = {}
     actions = S.game.actions_at.get(point)
     if not actions:
         return out
+    # Asking what is legal is not playing: its work is not charged to the game's budget,
+    # so a state's data does not depend on how often someone looked at its decision.
+    steps = S.steps
+    try:
+        _collect(S, actions, seat, base, out)
+    finally:
+        S.steps = steps
+    return out
+
+
+def _collect(S, actions, seat: int, base: dict, out: dict) -> None:
+    from engine.flow.machine import evaluate
+
     cur = S.cur
     me = S.players[seat]
     for a in actions:
@@ -48,7 +59,6 @@ def legal_bindings(S, point: str, seat: int, base: dict) -> dict[str, tuple]:
         dup = len(set(labels)) < len(labels)
         for args, lab in zip(found, labels, strict=True):
             out[_label(S, a, args, True) if dup else lab] = (a, args)
-    return out
 
 
 def _bind(S, a, k, L, args, found, evaluate) -> None:

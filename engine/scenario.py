@@ -1,0 +1,142 @@
+"""Scenarios: rules as tests. Fix a situation, force dice, make decisions, check outcomes.
+
+A scenario file holds one scenario (a mapping) or several (a list of mappings):
+
+    scenario: a failed roll costs one health
+    rules: [RTB-10]
+    pack: roll-them-bones
+    players: 2
+    seed: 1
+    setup: "players[0].distance = 5"      # statements, run after setup, before the flow
+    rolls: [6, zombie, run, run, run, run, run]   # forced outcomes for the next rolls
+    decisions: [pass]                     # labels, applied in order
+    expect:                               # expressions that must all be true at the end
+      - players[0].health == 2
+
+Every forced roll must be used and every decision must be legal when its turn comes, so a
+scenario cannot pass by accident because the game never reached the situation it names.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.errors import HordeError, PackError, Problem, ScenarioFailure
+
+
+@dataclass
+class ScenarioResult:
+    name: str
+    file: str
+    rules: list[str]
+    ok: bool
+    message: str = ""
+    state: object = field(default=None, repr=False)
+
+
+@functools.lru_cache(maxsize=64)
+def _game(pack: str, mode: str | None, params: tuple, house: tuple):
+    from engine.api import load
+    return load(pack, mode=mode, params=dict(params), house=list(house))
+
+
+def load_file(path: str | Path) -> list:
+    """The scenario nodes of a file, schema-checked (a PackError lists every problem)."""
+    from engine.pack.schema import validate_scenario
+    from engine.pack.yamlspan import compose_file
+
+    root = compose_file(Path(path))
+    nodes = root.value if isinstance(root.value, list) else [root]
+    problems: list[Problem] = []
+    for n in nodes:
+        problems += validate_scenario(n)
+    if problems:
+        raise PackError(problems)
+    return nodes
+
+
+def run_node(node, base_dir: Path) -> ScenarioResult:
+    from engine.pack.yamlspan import plain
+
+    spec = plain(node)
+    name = spec["scenario"]
+    where = str(node.span)
+    rules = list(spec.get("rules", []))
+    try:
+        state = _run(spec, node, base_dir)
+    except ScenarioFailure as exc:
+        return ScenarioResult(name, where, rules, False, str(exc))
+    except HordeError as exc:
+        expected = spec.get("expect_error")
+        if expected and expected in str(exc):
+            return ScenarioResult(name, where, rules, True)
+        return ScenarioResult(name, where, rules, False, f"error: {exc}")
+    if spec.get("expect_error"):
+        return ScenarioResult(name, where, rules, False,
+                              f"expected an error containing {spec['expect_error']!r}, got none")
+    return ScenarioResult(name, where, rules, True, state=state)
+
+
+def _run(spec: dict, node, base_dir: Path):
+    house = tuple(str((base_dir / h).resolve()) if not Path(h).is_absolute() else h
+                  for h in spec.get("house", []))
+    params = tuple(sorted((spec.get("params") or {}).items()))
+    game = _game(spec["pack"], spec.get("mode"), params, house)
+    setup = None
+    if spec.get("setup"):
+        setup = game.compile_expr(spec["setup"], effect=True, where=_child(node, "setup"))
+    checks = [(text, game.compile_expr(text, where=_child(node, "expect", k)))
+              for k, text in enumerate(spec.get("expect", []))]
+
+    def prepare(S):
+        if setup is not None:
+            from engine.flow.machine import run_effect
+            run_effect(S, setup, {})
+        S.forced = list(spec.get("rolls", []))
+
+    S = game.new_state(players=spec.get("players"), seed=spec.get("seed", 0), prepare=prepare)
+    for k, label in enumerate(spec.get("decisions", [])):
+        d = S.decision()
+        if d is None:
+            raise ScenarioFailure(f"decision {k + 1} ({label!r}): the game is already over")
+        if label not in d.index:
+            raise ScenarioFailure(f"decision {k + 1} ({label!r}) is not legal for P{d.player} "
+                                  f"at {d.point}; legal: {', '.join(d.actions)}")
+        S.apply(label)
+    if S.forced:
+        raise ScenarioFailure(f"{len(S.forced)} forced roll(s) were never used: {S.forced}")
+    from engine.flow.machine import evaluate
+    failed = [text for text, c in checks if not evaluate(S, c, {})]
+    if failed:
+        raise ScenarioFailure("expectation failed: " + "; ".join(failed) + "\n" + describe(S))
+    return S
+
+
+def _child(node, *path):
+    for key in path:
+        v = node.value
+        if isinstance(v, dict) and key in v:
+            node = v[key]
+        elif isinstance(v, list) and isinstance(key, int) and key < len(v):
+            node = v[key]
+    return node
+
+
+def describe(S) -> str:
+    """A compact dump of a state for failure messages."""
+    lines = []
+    for i, p in enumerate(S.pl):
+        lines.append(f"  P{i}: " + ", ".join(f"{k}={S.describe(v)}" for k, v in p.items()))
+    d = S.decision()
+    lines.append(f"  over={S.over} winners={S.winners} turn={S.turns} "
+                 f"deciding={'P%d at %s: %s' % (d.player, d.point, d.actions) if d else '-'}")
+    msgs = [e["text"] for e in S.log if e.get("t") == "msg"][-8:]
+    lines += [f"  log: {m}" for m in msgs]
+    return "\n".join(lines)
+
+
+def run_file(path: str | Path) -> list[ScenarioResult]:
+    path = Path(path)
+    return [run_node(n, path.parent) for n in load_file(path)]

@@ -1,0 +1,46 @@
+"""Test-suite wide setup: every scenario file under tests/scenarios is a test."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.scenario import load_file, run_node
+
+
+def pytest_collect_file(parent, file_path):
+    if file_path.suffix in (".yaml", ".yml") and "scenarios" in file_path.parts:
+        return ScenarioFile.from_parent(parent, path=file_path)
+    return None
+
+
+class ScenarioFile(pytest.File):
+    def collect(self):
+        for k, node in enumerate(load_file(self.path)):
+            name = node.value["scenario"].value if isinstance(node.value, dict) else f"#{k}"
+            yield ScenarioItem.from_parent(self, name=f"{k}: {name}", node=node)
+
+
+class ScenarioItem(pytest.Item):
+    def __init__(self, *, node, **kw):
+        super().__init__(**kw)
+        self.node = node
+
+    def runtest(self):
+        result = run_node(self.node, self.path.parent)
+        if not result.ok:
+            raise ScenarioError(result)
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, ScenarioError):
+            r = excinfo.value.result
+            return f"{r.file}: scenario '{r.name}' failed:\n{r.message}"
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, 0, f"scenario: {self.name}"
+
+
+class ScenarioError(Exception):
+    def __init__(self, result):
+        super().__init__(result.message)
+        self.result = result
