@@ -10,6 +10,7 @@ A scenario file holds one scenario (a mapping) or several (a list of mappings):
     setup: "players[0].distance = 5"      # statements, run after setup, before the flow
     rolls: [6, zombie, run, run, run, run, run]   # forced outcomes for the next rolls
     decisions: [pass]                     # labels, applied in order
+    turns: 1                              # optional: freeze the game after this many turns
     expect:                               # expressions that must all be true at the end
       - players[0].health == 2
 
@@ -95,6 +96,7 @@ def _run(spec: dict, node, base_dir: Path):
             from engine.flow.machine import run_effect
             run_effect(S, setup, {})
         S.forced = list(spec.get("rolls", []))
+        S.stop_turns = spec.get("turns")
 
     S = game.new_state(players=spec.get("players"), seed=spec.get("seed", 0), prepare=prepare)
     for k, label in enumerate(spec.get("decisions", [])):

@@ -35,7 +35,7 @@ class State:
     __slots__ = ("game", "pl", "players", "ents", "zones", "vars", "turn", "stack", "rng",
                  "log", "over", "winners", "losers", "cur", "turns", "steps", "fx_steps",
                  "depth", "forced", "next_uid", "events", "end_turn_requested", "limit_hit",
-                 "seed", "_decision", "transactional", "history")
+                 "seed", "_decision", "transactional", "history", "stop_turns")
 
     # ---------- construction ----------
     def __init__(self, game: Game, players: int, seed: int):
@@ -65,6 +65,7 @@ class State:
         self._decision: Decision | None = None
         self.transactional = True
         self.history: list[str] = []
+        self.stop_turns: int | None = None  # scenarios: freeze the game after this many turns
         self.pl: list[dict] = [{} for _ in range(players)]
 
     # ---------- the public API ----------
@@ -157,6 +158,7 @@ class State:
         c._decision = self._decision
         c.transactional = self.transactional
         c.history = list(self.history)
+        c.stop_turns = self.stop_turns
         return c
 
     def _restore(self, other: State) -> None:

@@ -86,6 +86,10 @@ def after_effect(S) -> None:
 
 def _start_turn(S, player) -> None:
     g = S.game
+    if S.stop_turns is not None and S.turns >= S.stop_turns:
+        S.log.append({"t": "msg", "text": f"stopped after {S.turns} turn(s)"})
+        S.finish(winners=[], limit=True)
+        return
     S.cur = player.i
     S.turn = {k: _fresh(v) for k, v in g.turn_init.items()}
     S.turns += 1
