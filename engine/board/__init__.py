@@ -2,3 +2,5 @@
 
 Importing this package registers every board kind with `engine.extensions`.
 """
+
+from engine.board import registry  # noqa: F401 - the `board:` section and its type registry
