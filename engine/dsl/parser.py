@@ -40,6 +40,9 @@ _TOKEN_WORDS = {
     "_NL": "end of line", "$END": "end of text", "NAME": "a name", "NUMBER": "a number",
     "STRING": "a string", "COLON": "':'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
     "RSQB": "']'", "EQUAL": "'='", "_INDENT": "an indented block", "_DEDENT": "end of block",
+    "MINUS": "'-'", "PLUS": "'+'", "STAR": "'*'", "SLASH": "'/'", "PERCENT": "'%'",
+    "COMMA": "','", "DOT": "'.'", "SEMICOLON": "';'", "COMPOP": "a comparison",
+    "AUGOP": "'+=' '-=' '*='",
 }
 
 
