@@ -48,6 +48,8 @@ def _collect(S, actions, seat: int, base: dict, out: dict) -> None:
             continue
         L = dict(base)
         L["me"] = me
+        if a.guard is not None and not evaluate(S, a.guard, L):
+            continue
         found: list[dict] = []
         _bind(S, a, 0, L, {}, found, evaluate)
         if not found:

@@ -49,6 +49,7 @@ class ActionDef:
     fx: Compiled | None
     span: Span | None
     text: str = ""
+    guard: Compiled | None = None  # the part of `if` that needs no param: checked first
 
 
 @dataclass

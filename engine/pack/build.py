@@ -12,6 +12,7 @@ import json
 import linecache
 from typing import Any
 
+from engine.dsl import ast
 from engine.dsl.compiler import Compiled, compile_snippet
 from engine.dsl.env import Env, type_of_value
 from engine.dsl.parser import parse_expr, parse_program
@@ -47,6 +48,41 @@ def locator(node) -> Any:
     return locate
 
 
+def _conjuncts(tree) -> list:
+    if isinstance(tree, ast.BinOp) and tree.op == "and":
+        return _conjuncts(tree.left) + _conjuncts(tree.right)
+    return [tree]
+
+
+def _conjoin(parts: list):
+    out = parts[0]
+    for p in parts[1:]:
+        out = ast.BinOp(out.pos, "and", out, p)
+    return out
+
+
+def _names(tree) -> set[str]:
+    """Every bare name used in an expression tree."""
+    found: set[str] = set()
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, ast.Node):
+            for f in node.__dataclass_fields__:
+                v = getattr(node, f)
+                if isinstance(v, ast.Node):
+                    todo.append(v)
+                elif isinstance(v, tuple):
+                    for x in v:
+                        if isinstance(x, ast.Node):
+                            todo.append(x)
+                        elif isinstance(x, tuple):
+                            todo.extend(y for y in x if isinstance(y, ast.Node))
+    return found
+
+
 class Builder:
     def __init__(self, tree, *, params: dict | None = None, mode: str | None = None,
                  files: list[str] | None = None, house: list[str] | None = None):
@@ -75,6 +111,37 @@ class Builder:
 
     def fail(self, msg: str, *path, hint: str | None = None, span: Span | None = None) -> None:
         self.problems.append(Problem(msg, span or getattr(self.node(*path), "span", None), hint))
+
+    def compile_split(self, path: tuple, scope: dict[str, str], params: set[str]):
+        """Compile a condition as (guard, rest): the `and`-conjuncts that mention none of
+        `params`, and the others. Legal-action enumeration checks the guard once before
+        enumerating parameter values, so an action nobody can take costs one check."""
+        n = self.node(*path)
+        if not params or not isinstance(n.value, str):
+            return None, self.compile(path, expr=True, scope=scope)
+        try:
+            tree = parse_expr(n.value)
+        except DSLSyntaxError:
+            return None, self.compile(path, expr=True, scope=scope)
+        parts = _conjuncts(tree)
+        guard = [p for p in parts if not (_names(p) & params)]
+        rest = [p for p in parts if _names(p) & params]
+        if not guard:
+            return None, self.compile(path, expr=True, scope=scope)
+        locate = locator(n)
+        out = []
+        for group in (guard, rest):
+            if not group:
+                out.append(None)
+                continue
+            c, probs = compile_snippet(_conjoin(group), self.env, scope, expr=True, pure=True,
+                                       label=".".join(map(str, path)))
+            for p in probs:
+                self.problems.append(Problem(p.message, locate(p.pos), p.hint))
+            if c is not None:
+                c.locate = locate
+            out.append(c)
+        return out[0], out[1]
 
     def compile(self, path: tuple, *, expr: bool, scope: dict[str, str] | None = None,
                 pure: bool | None = None, text: Any = None) -> Compiled | None:
@@ -339,8 +406,9 @@ class Builder:
                     t = c.type
                     scope[pname] = t.split(":", 1)[1] if t.startswith("list:") else "any"
                 del j, dom
-            cond = self.compile(("actions", k, "if"), expr=True, scope=scope) if "if" in a else None
+            guard, cond = (self.compile_split(("actions", k, "if"), scope, {p for p, _ in params})
+                           if "if" in a else (None, None))
             fx = self.compile(("actions", k, "do"), expr=False, scope=scope) if "do" in a else None
             out.append(ActionDef(aid, at, who, params, cond, fx, self.node("actions", k).span,
-                                 a.get("text", "")))
+                                 a.get("text", ""), guard))
         return out
