@@ -1,0 +1,163 @@
+"""Game records: a played game as the few facts that reproduce it, and their replay.
+
+A record is not a save of the final state: it is the pack reference, mode, house rules,
+params, player count, seed and the list of decision labels. The engine is deterministic,
+so replaying the labels from the same seed rebuilds every state of the game. That only
+holds for the same rules, so a record also keeps the compiled pack's hash and the sha256
+of each house-rule file, and replay refuses (one clear error) when either changed or a
+label is not legal where it comes.
+
+    {"format": 1, "pack": "some-pack", "mode": null,
+     "house": [{"path": "/abs/quick.yaml", "sha256": "..."}], "params": {"goal": "20"},
+     "players": 3, "seed": 7, "bots": ["human", "random", "random"],
+     "pack_hash": "c5f93b40268711e2", "decisions": ["pass", "draw", ...]}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from engine.errors import HordeError, StateError
+
+FORMAT = 1
+_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def file_sha256(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def pack_ref(ref: str | Path) -> str:
+    """How a record names the pack: a bundled pack by id, anything else by absolute path,
+    so the record replays from any working directory."""
+    from engine.pack.loader import PACK_FILE, rulesets_dir
+    text = str(ref)
+    if _ID.fullmatch(text) and (rulesets_dir() / text / PACK_FILE).is_file():
+        return text
+    return str(Path(text).expanduser().resolve())
+
+
+def house_file(entry: str | Path, ref: str | Path) -> Path:
+    """The file a house-rule argument names: a path, or the name of a house-rule example."""
+    from engine.pack.loader import resolve_ref
+    path = Path(str(entry)).expanduser()
+    if path.is_file():
+        return path.resolve()
+    candidate = resolve_ref(ref).parent / "house" / f"{entry}.yaml"
+    if candidate.is_file():
+        return candidate.resolve()
+    raise HordeError(f"house rule '{entry}': no such file or house rule")
+
+
+def make_record(state, ref: str | Path, house: Sequence[str | Path] = (),
+                params: dict | None = None, bots: Sequence[str] = ()) -> dict:
+    """The record of `state`'s game so far (it need not be over)."""
+    game = state.game
+    return {
+        "format": FORMAT,
+        "pack": pack_ref(ref),
+        "mode": game.mode,
+        "house": [{"path": str(p), "sha256": file_sha256(p)}
+                  for p in (house_file(h, ref) for h in house)],
+        "params": dict(params or {}),
+        "players": len(state.pl),
+        "seed": state.seed,
+        "bots": list(bots),
+        "pack_hash": game.hash,
+        "decisions": list(state.history),
+    }
+
+
+def save(record: dict, path: str | Path) -> None:
+    """Write atomically: a crash mid-write leaves the old file, never half a record."""
+    path = Path(path)
+    text = json.dumps(record, indent=1) + "\n"
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
+                                   dir=path.parent if str(path.parent) else ".")
+    except OSError as exc:
+        raise StateError(f"cannot write {path}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "pack": str, "mode": (str, type(None)), "house": list, "params": dict, "players": int,
+    "seed": int, "bots": list, "pack_hash": str, "decisions": list}
+
+
+def load(path: str | Path) -> dict:
+    """A record read from `path` and checked for shape (a StateError if it is not one)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise StateError(f"cannot read {path}: {exc.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise StateError(f"{path}: not a game record (invalid JSON: {exc})") from None
+    return check(data, str(path))
+
+
+def check(data, where: str = "record") -> dict:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise StateError(f"{where}: not a game record (format {FORMAT} expected)")
+    for key, typ in _FIELDS.items():
+        value = data.get(key)
+        if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+            raise StateError(f"{where}: corrupt game record: '{key}' is missing or malformed")
+    if not all(isinstance(d, str) for d in data["decisions"]):
+        raise StateError(f"{where}: corrupt game record: decisions must be labels")
+    for h in data["house"]:
+        if not (isinstance(h, dict) and isinstance(h.get("path"), str)
+                and isinstance(h.get("sha256"), str)):
+            raise StateError(f"{where}: corrupt game record: malformed house entry")
+    return data
+
+
+def load_game(record: dict):
+    """The game a record was played with, refusing if its rules changed since."""
+    from engine.api import load as load_pack
+    for h in record["house"]:
+        path = Path(h["path"])
+        if not path.is_file():
+            raise StateError(f"house rule file {path} of this record is missing")
+        if file_sha256(path) != h["sha256"]:
+            raise StateError(f"house rule file {path} changed since the game was recorded",
+                             hint="a replay needs the exact rules the game was played with")
+    game = load_pack(record["pack"], mode=record["mode"], params=record["params"],
+                     house=[h["path"] for h in record["house"]])
+    if game.hash != record["pack_hash"]:
+        raise StateError(f"the rules of {record['pack']} changed since the game was recorded "
+                         f"(pack hash {game.hash}, recorded {record['pack_hash']})",
+                         hint="a replay needs the exact rules the game was played with")
+    return game
+
+
+def replay(record: dict) -> Iterator:
+    """The states of a recorded game: the start, then one after each decision."""
+    check(record)
+    game = load_game(record)
+    state = game.new_state(players=record["players"], seed=record["seed"])
+    yield state
+    for k, label in enumerate(record["decisions"]):
+        d = state.decision()
+        if d is None:
+            raise StateError(f"decision {k + 1} ('{label}'): the game is already over")
+        if label not in d.index:
+            raise StateError(f"decision {k + 1} ('{label}') is not legal for P{d.player} "
+                             f"at {d.point}", hint=f"legal: {', '.join(d.actions[:12])}")
+        state = state.clone()
+        state.apply(label)
+        yield state
