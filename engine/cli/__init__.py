@@ -1,0 +1,1 @@
+"""The `horde` command line: thin Typer commands over the library (see `app`)."""

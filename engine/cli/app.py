@@ -1,0 +1,66 @@
+"""The `horde` command: a Typer app assembled from one module per command group.
+
+Each module in COMMAND_MODULES exposes `register(app)` and adds its commands; a new
+command group is a new module plus one line here. Every command runs inside one error
+boundary (`HordeGroup.invoke`): a `HordeError` is printed as `file:line:col: message`
+with the source line and a caret, exit code 1; Ctrl-C exits 130 quietly; anything else
+is a bug in horde and is reported in one line (HORDE_DEBUG=1 shows the traceback).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+import click
+import typer
+from typer.core import TyperGroup
+
+from engine.errors import HordeError
+
+COMMAND_MODULES = [
+    "engine.cli.packs",       # list, diff
+    "engine.cli.validate",    # validate
+    "engine.cli.play",        # play, replay
+    "engine.cli.sim",         # sim
+    "engine.cli.scenarios",   # scenario
+]
+
+
+class HordeGroup(TyperGroup):
+    """The one place where errors turn into messages and exit codes."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except HordeError as exc:
+            click.echo(str(exc), err=True)
+            raise typer.Exit(exc.exit_code) from None
+        except KeyboardInterrupt:
+            raise typer.Exit(130) from None
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:
+            if os.environ.get("HORDE_DEBUG"):
+                raise
+            click.echo(f"horde: internal error: {type(exc).__name__}: {exc}\n"
+                       "This is a bug in horde; set HORDE_DEBUG=1 to see where it happened.",
+                       err=True)
+            raise typer.Exit(2) from None
+
+
+def build_app() -> typer.Typer:
+    app = typer.Typer(
+        cls=HordeGroup, name="horde", no_args_is_help=True, add_completion=False,
+        pretty_exceptions_enable=False,
+        help="Play, check and simulate tabletop games written as horde rule packs.")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(app)
+    return app
+
+
+app = build_app()
+
+
+def main() -> None:
+    app(prog_name="horde")

@@ -1,0 +1,66 @@
+"""What the commands share: option types, `--set` parsing, loading a game, consoles.
+
+Consoles are made per call and write to whatever `sys.stdout`/`sys.stderr` are at that
+moment, so a test runner that swaps the streams sees everything a user would.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from engine.errors import HordeError
+
+PackArg = Annotated[str, typer.Argument(
+    metavar="PACK", help="A pack id (see `horde list`), a pack folder or a pack .yaml file.")]
+ModeOpt = Annotated[str | None, typer.Option(
+    "--mode", "-m", help="A mode of the pack (its modes/<mode>.yaml).")]
+HouseOpt = Annotated[list[str] | None, typer.Option(
+    "--house", metavar="FILE",
+    help="A house-rule file, or the name of one of the pack's house rules. Repeatable.")]
+SetOpt = Annotated[list[str] | None, typer.Option(
+    "--set", metavar="NAME=VALUE", help="Override a param of the pack. Repeatable.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", "-s", help="Random seed.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON to stdout instead of tables.")]
+
+
+def out() -> Console:
+    return Console(highlight=False)
+
+
+def err() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def parse_sets(items: list[str] | None) -> dict[str, str]:
+    """`["blocks=20", "fast=true"]` -> `{"blocks": "20", "fast": "true"}`. Values stay
+    strings: the pack knows each param's type and coerces (and reports) them."""
+    params: dict[str, str] = {}
+    for item in items or []:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise HordeError(f"--set expects NAME=VALUE, got '{item}'",
+                             hint="for example --set rounds=5")
+        params[name.strip()] = value.strip()
+    return params
+
+
+def load_game(pack: str, mode: str | None = None, house: list[str] | None = None,
+              sets: list[str] | None = None):
+    from engine.api import load
+    return load(pack, mode=mode, params=parse_sets(sets), house=list(house or []))
+
+
+def yaml_files(paths: list[Path]) -> list[Path]:
+    """The files named, with folders expanded to every .yaml/.yml file below them."""
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files += sorted(f for f in p.rglob("*") if f.suffix in (".yaml", ".yml")
+                            and f.is_file())
+        else:
+            files.append(p)
+    return files

@@ -1,0 +1,106 @@
+"""`horde play` and `horde replay`: games at the terminal, live or from a record."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.rule import Rule
+from rich.text import Text
+
+from engine.cli.common import HouseOpt, ModeOpt, PackArg, SeedOpt, SetOpt, load_game, out
+from engine.errors import HordeError
+
+
+def seat_specs(players: str | None, game) -> list[str]:
+    """One spec per seat: as given, or one person plus random bots up to the default."""
+    if players is None:
+        return ["human"] + ["random"] * max(game.players_default - 1, 0)
+    specs = [s.strip() for s in players.split(",")]
+    if not all(specs):
+        raise HordeError(f"--players '{players}': an empty seat",
+                         hint="write one bot or 'human' per seat, e.g. human,random,random")
+    return specs
+
+
+def play(
+    pack: PackArg,
+    mode: ModeOpt = None,
+    house: HouseOpt = None,
+    set_: SetOpt = None,
+    players: Annotated[str | None, typer.Option(
+        "--players", "-p", metavar="SEATS",
+        help="Who sits at each seat, e.g. human,random,random (the count is the number "
+             "of players). Default: you plus random bots.")] = None,
+    seed: SeedOpt = None,
+    save: Annotated[Path | None, typer.Option(
+        "--save", metavar="FILE", help="Write the game record to FILE (for `horde replay`).")
+    ] = None,
+    delay: Annotated[float, typer.Option(
+        "--delay", metavar="SECONDS", min=0.0,
+        help="Pause between decisions when only bots play.")] = 0.0,
+) -> None:
+    """Play a game at the terminal: people choose from numbered lists, bots play themselves."""
+    from engine.bots import make_bot
+    from engine.cli.session import Session
+    from engine.record import make_record
+    from engine.record import save as save_record
+    from engine.sim.seeds import bot_seed
+
+    game = load_game(pack, mode, house, set_)
+    specs = seat_specs(players, game)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    bots = [make_bot(spec, bot_seed(seed, 0, s), game) for s, spec in enumerate(specs)]
+    session = Session(game, specs, bots, seed, out(), delay)
+    state = session.run()
+    if save is not None:
+        from engine.cli.common import parse_sets
+        save_record(make_record(state, pack, house or [], parse_sets(set_), specs), save)
+        out().print(Text(f"saved to {save}"))
+
+
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record written by `horde play --save`.")],
+    step: Annotated[bool, typer.Option(
+        "--step", help="Wait for Enter after each decision.")] = False,
+) -> None:
+    """Show a recorded game again: the state after each decision, and the result."""
+    from engine.cli.session import InputEnded, read_line
+    from engine.record import load
+    from engine.record import replay as states_of
+    from engine.render import Renderer
+
+    record = load(file)
+    console = out()
+    total = len(record["decisions"])
+    renderer = None
+    deciding = None
+    state = None
+    for k, state in enumerate(states_of(record)):
+        if renderer is None:
+            renderer = Renderer(state.game, names=record["bots"] or None)
+        console.print(Rule(style="dim"))
+        if k == 0:
+            console.print(Text(f"{state.game.title}: {record['players']} players, "
+                               f"seed {record['seed']}, {total} decisions", style="bold"))
+        else:
+            console.print(Text(f"decision {k}/{total}: P{deciding} plays {state.history[-1]}",
+                               style="cyan"))
+        console.print(renderer.render(state, None))
+        d = state.decision()
+        deciding = d.player if d is not None else None
+        if step and k < total:
+            try:
+                read_line("Enter for the next decision ", console)
+            except InputEnded:
+                step = False
+    if state is None or not state.over:  # else the last drawing ends with the result
+        console.print(Text("The record stops before the end of the game.", style="yellow"))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(play)
+    app.command("replay")(replay)

@@ -1,0 +1,181 @@
+"""`horde validate`: check packs (with all their modes and house rules), overlays and
+scenario files, and report every problem at once.
+
+A pack is checked the way it will be played: the base pack, then the base with each of
+its modes, then with each of its house-rule examples, each compiled by `engine.load` and
+its `view:` compiled by the renderer. A problem of the base pack shows up in every one of
+those loads; it is reported once.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from engine.cli.common import JsonOpt, out, yaml_files
+from engine.errors import HordeError, PackError, Problem
+
+
+@dataclass
+class Outcome:
+    """One argument's verdict."""
+
+    name: str
+    summary: str
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    seen: set = set()
+    out_: list[Problem] = []
+    for p in problems:
+        key = (p.message, p.span, p.hint)
+        if key not in seen:
+            seen.add(key)
+            out_.append(p)
+    return out_
+
+
+def _load(ref, problems: list[Problem], **kw):
+    """Load and compile (view included); collect problems instead of raising them."""
+    from engine.api import load
+    from engine.render.spec import compile_view
+    try:
+        game = load(ref, **kw)
+        compile_view(game)
+        return game
+    except HordeError as exc:
+        problems.extend(exc.problems)
+        return None
+
+
+def _stems(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def check_pack(pack_file: Path) -> Outcome:
+    folder = pack_file.parent
+    problems: list[Problem] = []
+    game = _load(pack_file, problems)
+    modes, house = _stems(folder / "modes"), _stems(folder / "house")
+    for m in modes:
+        _load(pack_file, problems, mode=m.stem)
+    for h in house:
+        _load(pack_file, problems, house=[h])
+    parts = ["base"]
+    if modes:
+        parts.append(_plural(len(modes), "mode"))
+    if house:
+        parts.append(_plural(len(house), "house rule"))
+    name = game.pack_id if game is not None else folder.name
+    return Outcome(name, ", ".join(parts), _unique(problems))
+
+
+def check_scenarios(path: Path, nodes) -> Outcome:
+    """Schema, pack and snippets of every scenario in a file, without running them."""
+    from engine.pack.yamlspan import plain
+    from engine.scenario import load_file
+    problems: list[Problem] = []
+    try:
+        nodes = load_file(path)
+    except PackError as exc:
+        return Outcome(str(path), "scenarios", exc.problems)
+    for node in nodes:
+        spec = plain(node)
+        house = [str((path.parent / h).resolve()) for h in spec.get("house", [])]
+        game = _load(spec["pack"], problems, mode=spec.get("mode"),
+                     params=spec.get("params") or {}, house=house)
+        if game is None:
+            continue
+        snippets = [("setup", True)] if spec.get("setup") else []
+        snippets += [(k, False) for k in range(len(spec.get("expect", [])))]
+        for key, effect in snippets:
+            where = node.value["setup"] if key == "setup" else node.value["expect"].value[key]
+            try:
+                game.compile_expr(where.value, effect=effect, where=where)
+            except HordeError as exc:
+                problems.extend(exc.problems)
+    return Outcome(str(path), _plural(len(nodes), "scenario"), _unique(problems))
+
+
+def check_file(path: Path) -> Outcome:
+    from engine.pack.yamlspan import compose_file
+    try:
+        root = compose_file(path)
+    except PackError as exc:
+        return Outcome(str(path), "file", exc.problems)
+    value = root.value
+    items = value if isinstance(value, list) else [root]
+    if items and all(isinstance(n.value, dict) and "scenario" in n.value for n in items):
+        return check_scenarios(path, items)
+    if isinstance(value, dict) and "pack" in value and path.name == "pack.yaml":
+        return check_pack(path)
+    problems: list[Problem] = []
+    game = _load(path, problems)
+    kind = "overlay" if isinstance(value, dict) and "extends" in value else "pack"
+    return Outcome(game.pack_id if game and kind == "pack" else str(path), kind,
+                   _unique(problems))
+
+
+def check_target(arg: str) -> list[Outcome]:
+    """The verdicts for one argument: a pack id, a pack folder, a YAML file or a folder."""
+    from engine.pack.loader import PACK_FILE, resolve_ref
+    path = Path(arg).expanduser()
+    if path.is_dir() and not (path / PACK_FILE).is_file():
+        files = yaml_files([path])
+        if not files:
+            return [Outcome(arg, "folder", [Problem(f"{arg}: no pack.yaml and no .yaml files")])]
+        return [check_file(f) for f in files]
+    if path.is_file():
+        return [check_file(path)]
+    try:
+        return [check_pack(resolve_ref(arg))]
+    except PackError as exc:
+        return [Outcome(arg, "pack", exc.problems)]
+
+
+def _problem_dict(p: Problem) -> dict:
+    d = {"file": None, "line": None, "col": None, "message": p.message, "hint": p.hint}
+    d.update(p.to_dict())
+    return d
+
+
+def validate(
+    targets: Annotated[list[str], typer.Argument(
+        metavar="PATH_OR_PACK...",
+        help="Pack ids, pack folders, pack/overlay YAML files, scenario files or folders.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Check packs (base, every mode, every house rule), overlays and scenario files."""
+    outcomes = [o for t in targets for o in check_target(t)]
+    problems = [p for o in outcomes for p in o.problems]
+    console = out()
+    if as_json:
+        report = {"valid": not problems, "problems": [_problem_dict(p) for p in problems],
+                  "checked": [{"name": o.name, "summary": o.summary, "valid": not o.problems}
+                              for o in outcomes]}
+        console.file.write(json.dumps(report, indent=1) + "\n")
+    else:
+        for o in outcomes:
+            if o.problems:
+                console.print(Text(f"✗ {o.name} ({o.summary}): "
+                                   f"{_plural(len(o.problems), 'problem')}", style="red"))
+                for p in o.problems:
+                    console.print(Text(p.format()), soft_wrap=True)
+            else:
+                console.print(Text(f"✓ {o.name} ({o.summary})", style="green"))
+    if problems:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("validate")(validate)
