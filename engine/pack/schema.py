@@ -1,0 +1,229 @@
+"""Check packs and scenarios against their JSON Schemas, with messages a designer can act on.
+
+jsonschema's own messages are written for programmers ("'sixteen' is not of type
+'integer'", "Additional properties are not allowed ('acitons' was unexpected)") and carry a
+JSON path, not a file position. Here every error becomes a `Problem` whose span is the YAML
+position of the offending value (or key), and whose message names the place the way the pack
+is written: `params.blocks: expected an integer, got 'sixteen'`.
+
+Schemas are read once from `schemas/` and each variant gets one reused validator: building
+a validator compiles the schema's references, which is too slow to repeat per file.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft202012Validator, ValidationError, validators
+
+from engine import resources
+from engine.errors import Problem, did_you_mean
+from engine.pack.yamlspan import Node, node_at, plain
+
+# A bool is not an integer and 2.0 is not one either: later stages count with these.
+_TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda _checker, x: isinstance(x, int) and not isinstance(x, bool))
+_Validator = validators.extend(Draft202012Validator, type_checker=_TYPES)
+
+_TYPE_NAMES = {
+    "integer": "an integer", "number": "a number", "string": "a string",
+    "boolean": "true or false", "object": "a mapping", "array": "a list", "null": "nothing",
+}
+
+
+def validate(node: Node, *, overlay: bool = False) -> list[Problem]:
+    """Everything wrong with a pack tree (or, with `overlay`, with one overlay file)."""
+    return _check(_validator("pack", overlay), node)
+
+
+def validate_scenario(node: Node) -> list[Problem]:
+    """Everything wrong with the shape of a scenario file."""
+    return _check(_validator("scenario", False), node)
+
+
+@cache
+def _validator(name: str, overlay: bool) -> Draft202012Validator:
+    path = resources.data_dir("schemas") / f"{name}.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    if overlay:
+        schema = _relaxed(schema)
+    _Validator.check_schema(schema)
+    return _Validator(schema)
+
+
+def _relaxed(schema: dict) -> dict:
+    """The schema for one overlay file: mappings there are partial (they merge into the
+    base by key), so nothing is required except an item's `id`, which the merge needs.
+    Flow shapes (`x-complete`) stay whole: a flow list in an overlay replaces the old one.
+    The merged tree is validated against the full schema afterwards."""
+    schema = copy.deepcopy(schema)
+    todo: list[Any] = [schema]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, list):
+            todo.extend(item)
+            continue
+        if not isinstance(item, dict) or item.get("x-complete"):
+            continue
+        if "required" in item and "properties" in item:
+            kept = [k for k in item["required"] if k == "id"]
+            if kept:
+                item["required"] = kept
+            else:
+                del item["required"]
+        branches = item.get("anyOf")
+        if branches and all(set(b) == {"required"} for b in branches):
+            del item["anyOf"]  # "needs one of ..." does not hold for a partial mapping
+        todo.extend(v for k, v in item.items() if k not in ("if", "not"))
+    return schema
+
+
+def _check(validator: Draft202012Validator, node: Node) -> list[Problem]:
+    instance = plain(node)
+    what = validator.schema.get("title", "the file")
+    problems: dict[tuple, Problem] = {}
+    for error in validator.iter_errors(instance):
+        for problem in _problems(error, node, what):
+            # A value that is not a mapping satisfies every `required` test in the flow
+            # node's if/else chain, so the same complaint can arrive by two routes.
+            problems.setdefault((problem.message, problem.span), problem)
+    return sorted(problems.values(),
+                  key=lambda p: (p.span.file, p.span.line, p.span.col) if p.span else ("", 0, 0))
+
+
+def _where(path, what: str) -> str:
+    """`actions[2].who` for a JSON path, or `the pack` for the top."""
+    text = ""
+    for step in path:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
+    return text or what
+
+
+def _show(value: Any) -> str:
+    """A value as it would be written in YAML, shortened, for 'got ...' parts."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "nothing"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:37] + "...")
+    return str(value)
+
+
+def _problems(error: ValidationError, root: Node, what: str) -> list[Problem]:
+    """One jsonschema error as one or more Problems (one per unknown or missing key)."""
+    path = list(error.absolute_path)
+    node = node_at(root, path)
+    where = _where(path, what)
+    kind, schema, value = error.validator, error.schema, error.instance
+    if kind == "additionalProperties" and isinstance(value, dict):
+        return _unknown_keys(error, node, where)
+    if kind == "required" and isinstance(value, dict):
+        return [Problem(f"{where}: missing required key '{key}'", node.span)
+                for key in error.validator_value if key not in value]
+    if "propertyNames" in error.absolute_schema_path and isinstance(value, str):
+        described = _described(error)
+        return [Problem(f"{where}: key {_show(value)} is not {described}",
+                        node.key_span(value))]
+    if isinstance(schema, dict) and "x-error" in schema and kind in ("anyOf", "oneOf", "not"):
+        return [Problem(f"{where}: {schema['x-error']}", node.span)]
+    if kind in ("anyOf", "oneOf"):
+        return _alternatives(error, root, what)
+    return [Problem(f"{where}: {_sentence(error)}", node.span)]
+
+
+def _sentence(error: ValidationError) -> str:
+    """What is wrong with one value, without saying where."""
+    kind, expected, value = error.validator, error.validator_value, error.instance
+    if kind == "type":
+        return f"expected {_types(expected)}, got {_show(value)}"
+    if kind in ("enum", "const"):
+        options = expected if kind == "enum" else [expected]
+        text = f"expected one of {', '.join(_show(o) for o in options)}, got {_show(value)}"
+        hint = did_you_mean(value, options) if isinstance(value, str) else None
+        return f"{text} ({hint})" if hint else text
+    if kind == "pattern":
+        return f"{_show(value)} is not {_described(error)}"
+    if kind == "minimum":
+        return f"{_show(value)} is less than the minimum, {expected}"
+    if kind == "maximum":
+        return f"{_show(value)} is more than the maximum, {expected}"
+    if kind == "minItems":
+        return f"needs at least {expected} item{'s' if expected != 1 else ''}"
+    if kind == "minLength":
+        return "must not be empty"
+    if kind is None or kind == "not":  # a `false` schema, or a `not` without a message
+        return "not allowed here"
+    return error.message
+
+
+def _types(expected: Any) -> str:
+    names = [_TYPE_NAMES.get(t, t) for t in ([expected] if isinstance(expected, str) else expected)]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def _described(error: ValidationError) -> str:
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    return schema.get("description") or f"matching {schema.get('pattern', '?')}"
+
+
+def _unknown_keys(error: ValidationError, node: Node, where: str) -> list[Problem]:
+    schema = error.schema
+    known = list(schema.get("properties", {}))
+    patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
+    extra = [k for k in error.instance if k not in known and not any(p.search(k) for p in patterns)]
+    problems = []
+    for key in extra:
+        span = node.key_span(key)
+        owner = schema.get("x-node")
+        if owner and key in _node_keys():
+            message = (f"{where}: '{key}' cannot share a flow node with '{owner}' "
+                       f"(a flow node has exactly one of {', '.join(_node_keys())})")
+        else:
+            hint = did_you_mean(key, known)
+            message = f"unknown key '{key}' in {where}" + (f" ({hint})" if hint else "")
+        problems.append(Problem(message, span))
+    return problems
+
+
+@cache
+def _node_keys() -> tuple[str, ...]:
+    """The flow-node keys, in the order the schema defines their shapes."""
+    defs = _validator("pack", False).schema["$defs"]
+    return tuple(d["x-node"] for d in defs.values() if "x-node" in d)
+
+
+def _alternatives(error: ValidationError, root: Node, what: str) -> list[Problem]:
+    """An anyOf/oneOf failure, told from the branch the value was evidently meant for.
+
+    A branch that only failed on the value's type was not meant for this value; if every
+    branch failed that way, the value's type was wrong for all of them, and the message
+    lists the types that would do.
+    """
+    branches: dict[Any, list[ValidationError]] = {}
+    for sub in error.context or ():
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    meant = [errs for errs in branches.values()
+             if not all(e.validator == "type" and not e.relative_path for e in errs)]
+    if meant:
+        chosen = min(meant, key=len)
+        return [p for sub in chosen for p in _problems(sub, root, what)]
+    types: list[str] = []
+    for errs in branches.values():
+        for e in errs:
+            expected = e.validator_value
+            types.extend(t for t in ([expected] if isinstance(expected, str) else expected)
+                         if t not in types)
+    node = node_at(root, list(error.absolute_path))
+    where = _where(error.absolute_path, what)
+    if not types:
+        return [Problem(f"{where}: {error.message}", node.span)]
+    return [Problem(f"{where}: expected {_types(types)}, got {_show(error.instance)}", node.span)]

@@ -1,0 +1,387 @@
+"""Read YAML safely, keeping where every value was written.
+
+Rule packs are shared between people, so their YAML is untrusted input. PyYAML's ordinary
+loaders are wrong for it in several ways: they keep the last of two duplicate keys without a
+word, construct objects from tags, read `no` as False and `12:30` as 750, recurse once per
+nesting level (the C composer crashes the interpreter at ~100,000 levels, the Python one
+raises RecursionError), and expand aliases without bound (a 342-byte file can stand for
+half a billion values).
+
+So this module never uses PyYAML's constructors. It reads the event stream first (flat,
+cheap) to reject tags and deep nesting before the recursive composer ever sees them, then
+composes the node graph, measures its *expanded* size with memoisation before anything walks
+it, and finally builds `Node`s itself, resolving scalars the YAML 1.2 way. Every `Node`
+carries the `Span` of its start so later stages (schema, effect-language compiler) can point
+at `file:line:col`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.events import CollectionEndEvent, CollectionStartEvent, ScalarEvent
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from engine.errors import PackError, Problem, Span
+
+MAX_BYTES = 2 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_NODES = 100_000
+
+# The C loader is ~10x faster; the pure-Python one is a complete fallback.
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_INT = re.compile(r"[-+]?[0-9]+")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_NULLS = {"", "~", "null", "Null", "NULL"}
+# Python refuses to parse longer integers (int_max_str_digits); say so instead of crashing.
+_MAX_DIGITS = 4000
+
+
+class Node:
+    """One YAML value and where it was written.
+
+    `value` is a `dict[str, Node]`, a `list[Node]` or a plain scalar. `span` is the node's
+    start; for mappings `key_spans` holds where each key was written (errors about a key
+    point there). For scalars `style` is PyYAML's style character (`|`, `>`, `"`, `'`, or
+    None when plain) and `end_span` is where the scalar ends. The text of a block scalar
+    (`|`, `>`) starts on the line after `span`.
+    """
+
+    __slots__ = ("value", "span", "style", "end_span", "key_spans")
+
+    def __init__(
+        self,
+        value: Any,
+        span: Span,
+        style: str | None = None,
+        end_span: Span | None = None,
+        key_spans: dict[str, Span] | None = None,
+    ):
+        self.value = value
+        self.span = span
+        self.style = style
+        self.end_span = end_span
+        self.key_spans = key_spans
+
+    def __repr__(self) -> str:
+        return f"Node({self.value!r} @ {self.span})"
+
+    def key_span(self, key: str) -> Span:
+        """Where `key` of this mapping was written (the mapping's own span if unknown)."""
+        return (self.key_spans or {}).get(key, self.span)
+
+
+def span_name(path: Path) -> str:
+    """How a file is named in spans: relative to the working directory when below it,
+    so editors and terminals make `file:line:col` clickable; absolute otherwise."""
+    full = Path(os.path.abspath(path))
+    try:
+        return full.relative_to(Path.cwd()).as_posix()
+    except (ValueError, OSError):
+        return str(full)
+
+
+def compose_file(path: Path, display_name: str | None = None) -> Node:
+    """Read and compose one YAML file; raise PackError listing everything wrong with it."""
+    name = display_name or span_name(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise PackError([_too_big(size, name)])
+        data = path.read_bytes()
+    except OSError as e:
+        raise PackError([Problem(f"cannot read {name}: {e.strerror or e}")]) from None
+    if len(data) > MAX_BYTES:
+        raise PackError([_too_big(len(data), name)])
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise PackError([Problem("file is not valid UTF-8", Span(name, line, col))]) from None
+    return compose_text(text, name)
+
+
+def compose_text(text: str, filename: str = "<string>") -> Node:
+    """Compose YAML text into a Node tree; raise PackError listing everything wrong with it."""
+    if len(text) > MAX_BYTES:
+        raise PackError([_too_big(len(text), filename)])
+    problems: list[Problem] = []
+    if not _scan_events(text, filename, problems):
+        raise PackError(problems)
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError as e:
+        raise PackError([*problems, _syntax_problem(e, text, filename)]) from None
+    except RecursionError:
+        # The event scan bounds nesting, so this is only a last line of defence.
+        problems.append(Problem(f"nesting deeper than {MAX_DEPTH} levels", Span(filename, 1, 1)))
+        raise PackError(problems) from None
+    if root is None:
+        if problems:
+            raise PackError(problems)
+        return Node(None, Span(filename, 1, 1))
+    if not _check_graph(root, filename, problems):
+        raise PackError(problems)
+    node = _Builder(filename, problems).build(root)
+    if problems:
+        raise PackError(problems)
+    return node
+
+
+def plain(node: Node) -> Any:
+    """The plain Python value (dicts, lists, scalars) of a Node tree."""
+    value = node.value
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+def node_at(node: Node, path: Sequence[str | int]) -> Node:
+    """The node at `path` below `node`, or the deepest node on the way that exists.
+
+    Used to turn a jsonschema error's `absolute_path` into a file position: when the path
+    leads to something missing, the nearest existing parent is the best place to point.
+    """
+    for step in path:
+        value = node.value
+        if isinstance(value, dict) and isinstance(step, str) and step in value:
+            node = value[step]
+        elif (
+            isinstance(value, list)
+            and isinstance(step, int)
+            and not isinstance(step, bool)
+            and 0 <= step < len(value)
+        ):
+            node = value[step]
+        else:
+            break
+    return node
+
+
+def resolve_plain(text: str) -> Any:
+    """A plain (unquoted) scalar's value, YAML 1.2 core schema style.
+
+    Only true/false are booleans and only decimal numbers are numbers: `yes`, `on`, `12:30`
+    and `1_000` stay strings, because game designers write them as words and times.
+    """
+    if text in _BOOLS:
+        return _BOOLS[text]
+    if text in _NULLS:
+        return None
+    if _INT.fullmatch(text):
+        if len(text) > _MAX_DIGITS:
+            raise ValueError(f"number is longer than {_MAX_DIGITS} digits")
+        return int(text)
+    if _FLOAT.fullmatch(text):
+        return float(text)
+    return text
+
+
+def _too_big(size: int, name: str) -> Problem:
+    return Problem(f"file is {size:,} bytes; the limit is {MAX_BYTES:,}", Span(name, 1, 1))
+
+
+def _too_many(span: Span) -> Problem:
+    return Problem(f"this document expands to more than {MAX_NODES:,} values", span,
+                   hint="each alias (*name) repeats its anchor's whole content; use fewer")
+
+
+def _mark_span(mark, filename: str) -> Span:
+    return Span(filename, mark.line + 1, mark.column + 1)
+
+
+def _short_tag(tag: str) -> str:
+    prefix = "tag:yaml.org,2002:"
+    return "!!" + tag[len(prefix):] if tag.startswith(prefix) else tag
+
+
+def _scan_events(text: str, filename: str, problems: list[Problem]) -> bool:
+    """Check the flat event stream for tags, depth and size; False means stop here.
+
+    This runs before `yaml.compose` because the composer recurses per nesting level and
+    would crash (C) or raise RecursionError (Python) on a deeply nested file.
+    """
+    depth = values = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, ScalarEvent | CollectionStartEvent):
+                values += 1
+                if values > MAX_NODES:  # too big even before aliases: stop reading now
+                    problems.append(_too_many(_mark_span(event.start_mark, filename)))
+                    return False
+            if isinstance(event, ScalarEvent | CollectionStartEvent) and event.tag is not None:
+                problems.append(Problem(
+                    f"tags are not allowed (found '{_short_tag(event.tag)}')",
+                    _mark_span(event.start_mark, filename),
+                    hint="write plain values; quote a string that starts with '!'",
+                ))
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    problems.append(Problem(f"nesting deeper than {MAX_DEPTH} levels",
+                                            _mark_span(event.start_mark, filename)))
+                    return False
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError as e:
+        problems.append(_syntax_problem(e, text, filename))
+        return False
+    return True
+
+
+def _syntax_problem(error: yaml.YAMLError, text: str, filename: str) -> Problem:
+    """PyYAML's error as `file:line:col: YAML syntax error: ...`."""
+    if isinstance(error, yaml.reader.ReaderError):
+        # Reader positions are bytes in the C reader and characters in the Python one;
+        # finding the offending character itself is right for both.
+        index = text.find(chr(error.character)) if isinstance(error.character, int) else -1
+        index = max(index, 0)
+        line = text.count("\n", 0, index) + 1
+        col = index - (text.rfind("\n", 0, index) + 1) + 1
+        return Problem(f"YAML syntax error: {error.reason} (character {error.character:#x})",
+                       Span(filename, line, col))
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    span = _mark_span(mark, filename) if mark is not None else Span(filename, 1, 1)
+    message = getattr(error, "problem", None) or str(error)
+    context = getattr(error, "context", None)
+    context_mark = getattr(error, "context_mark", None)
+    if context and context_mark is not None and context_mark is not mark:
+        message = f"{message} ({context} at line {context_mark.line + 1})"
+    elif context:
+        message = f"{message} ({context})"
+    return Problem(f"YAML syntax error: {message}", span)
+
+
+def _children(ynode) -> list:
+    if isinstance(ynode, SequenceNode):
+        return ynode.value
+    if isinstance(ynode, MappingNode):
+        return [part for pair in ynode.value for part in pair]
+    return []
+
+
+def _check_graph(root, filename: str, problems: list[Problem]) -> bool:
+    """Measure the composed graph as it would be expanded, without expanding it.
+
+    Aliases make the graph a DAG (or, with an anchor inside itself, a cycle). Sizes and
+    heights are memoised per node identity, so a billion-laughs file costs a few hundred
+    steps. The walk is iterative: the graph can be deeper than the text through aliases.
+    """
+    measured: dict[int, tuple[int, int]] = {}  # id -> (expanded size, nesting height)
+    on_path: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        ynode, done = stack.pop()
+        key = id(ynode)
+        kids = _children(ynode)
+        if done:
+            on_path.discard(key)
+            size = 1 + sum(measured[id(k)][0] for k in kids)
+            height = (0 if isinstance(ynode, ScalarNode) else 1) + max(
+                (measured[id(k)][1] for k in kids), default=0)
+            if size > MAX_NODES:
+                problems.append(_too_many(_mark_span(ynode.start_mark, filename)))
+                return False
+            measured[key] = (size, height)
+            continue
+        if key in measured:
+            continue
+        on_path.add(key)
+        stack.append((ynode, True))
+        for kid in kids:
+            if id(kid) in on_path:
+                problems.append(Problem("an alias refers to a collection that contains it",
+                                        _mark_span(kid.start_mark, filename)))
+                return False
+            if id(kid) not in measured:
+                stack.append((kid, False))
+    if measured[id(root)][1] > MAX_DEPTH:
+        # Follow the tallest child down to the first level past the limit.
+        ynode = root
+        for _ in range(MAX_DEPTH):
+            ynode = max(_children(ynode), key=lambda k: measured[id(k)][1])
+        problems.append(Problem(f"nesting deeper than {MAX_DEPTH} levels (through aliases)",
+                                _mark_span(ynode.start_mark, filename)))
+        return False
+    return True
+
+
+class _Builder:
+    """Turns a checked node graph into Nodes. Recursion is safe here: depth is bounded."""
+
+    def __init__(self, filename: str, problems: list[Problem]):
+        self.filename = filename
+        self.problems = problems
+        # An alias shares the anchor's Node, so the tree costs what the text costs.
+        self.built: dict[int, Node] = {}
+
+    def build(self, ynode) -> Node:
+        done = self.built.get(id(ynode))
+        if done is not None:
+            return done
+        span = _mark_span(ynode.start_mark, self.filename)
+        if isinstance(ynode, ScalarNode):
+            node = self._scalar(ynode, span)
+        elif isinstance(ynode, SequenceNode):
+            node = Node([self.build(k) for k in ynode.value], span)
+        else:
+            node = self._mapping(ynode, span)
+        self.built[id(ynode)] = node
+        return node
+
+    def _scalar(self, ynode, span: Span) -> Node:
+        style = ynode.style or None  # the C loader says '' for plain, the Python one None
+        value: Any = ynode.value
+        if style is None:
+            try:
+                value = resolve_plain(ynode.value)
+            except ValueError as e:
+                self.problems.append(Problem(str(e), span,
+                                             hint="quote it to make it a string"))
+        end = _mark_span(ynode.end_mark, self.filename)
+        return Node(value, span, style, end)
+
+    def _mapping(self, ynode, span: Span) -> Node:
+        value: dict[str, Node] = {}
+        key_spans: dict[str, Span] = {}
+        for knode, vnode in ynode.value:
+            kspan = _mark_span(knode.start_mark, self.filename)
+            key = self._key(knode, kspan)
+            if key is None:
+                continue
+            if key in value:
+                first = key_spans[key]
+                self.problems.append(Problem(
+                    f"duplicate key '{key}' (first at line {first.line})", kspan,
+                    hint="YAML would keep only one of them; merge the two entries"))
+                continue
+            value[key] = self.build(vnode)
+            key_spans[key] = kspan
+        return Node(value, span, key_spans=key_spans)
+
+    def _key(self, knode, span: Span) -> str | None:
+        if not isinstance(knode, ScalarNode):
+            kind = "list" if isinstance(knode, SequenceNode) else "mapping"
+            self.problems.append(Problem(f"a {kind} cannot be a mapping key", span))
+            return None
+        key = self._scalar(knode, span).value
+        if isinstance(key, str):
+            return key
+        if key is None:
+            message = "a mapping key cannot be empty or null"
+        else:
+            kind = "true/false" if isinstance(key, bool) else "a number"
+            message = f"mapping key {knode.value} is {kind}, not a string"
+        self.problems.append(Problem(message, span,
+                                     hint=f"quote it: '{knode.value}':" if knode.value else None))
+        return None
