@@ -1,6 +1,6 @@
-"""horde: a declarative rules engine for tabletop zombie games.
+"""horde: a declarative rules engine for tabletop board games of the undead kind.
 
-    game = engine.load("roll-them-bones", params={"health": 4})
+    game = engine.load(PACK_ID, params={"goal": 4})
     state = game.new_state(players=3, seed=7)
     while not state.is_terminal():
         state.apply(state.decision().actions[0])

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.errors import PackError
 from engine.game import Game
 
 
@@ -19,12 +18,8 @@ def load(ref: str | Path, mode: str | None = None, params: dict | None = None,
     import engine.board  # noqa: F401 - registers the board building blocks
     from engine.pack.build import Builder
     from engine.pack.loader import load_tree
-    from engine.pack.schema import validate
 
-    tree = load_tree(ref, mode=mode, house=house)
-    problems = validate(tree.node)
-    if problems:
-        raise PackError(problems)
+    tree = load_tree(ref, mode=mode, house=house)  # schema-validated, all problems at once
     return Builder(tree.node, params=params, mode=tree.mode,
                    files=[str(f) for f in tree.files],
                    house=[str(h) for h in house]).build()

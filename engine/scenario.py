@@ -4,11 +4,11 @@ A scenario file holds one scenario (a mapping) or several (a list of mappings):
 
     scenario: a failed roll costs one health
     rules: [RTB-10]
-    pack: roll-them-bones
+    pack: dice-race
     players: 2
     seed: 1
     setup: "players[0].distance = 5"      # statements, run after setup, before the flow
-    rolls: [6, zombie, run, run, run, run, run]   # forced outcomes for the next rolls
+    rolls: [6, hit, run, run, run, run, run]      # forced outcomes for the next rolls
     decisions: [pass]                     # labels, applied in order
     turns: 1                              # optional: freeze the game after this many turns
     expect:                               # expressions that must all be true at the end

@@ -254,7 +254,7 @@ def _roll(S, die, n=None):
 
 @builtin("icons", "list str", "int")
 def _icons(S, faces, icon):
-    """How many of `icon` a list of faces shows (a face with `{zombie: 2}` counts 2)."""
+    """How many of `icon` a list of faces shows (a face with `{hit: 2}` counts 2)."""
     total = 0
     for f in faces:
         if type(f) is Face:

@@ -77,7 +77,7 @@ class Z:
 
 
 class Face:
-    """One face of a die with icons (`{zombie: 2}`); numeric dice roll plain ints instead.
+    """One face of a die with icons (`{hit: 2}`); numeric dice roll plain ints instead.
 
     Faces are shared, immutable and interned per die, so a roll result is cheap to copy.
     """
