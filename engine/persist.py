@@ -1,7 +1,8 @@
 """States as JSON-ready dicts: saving, loading (validated), and per-player views.
 
 References (players, entities, zones, die faces) are written as one-key objects
-(`{"$p": 2}`); nothing else in a state needs encoding. Loading checks the shape of every
+(`{"$p": 2}`); so are the value types building blocks add (a board's cells), through
+`register_codec`. Loading checks the shape of every
 part and that the save belongs to this exact pack (by hash), so a corrupt or foreign save
 is one clear `StateError`, never a half-built state.
 """
@@ -12,6 +13,16 @@ from engine.dsl.values import E, Face, P, Z
 from engine.errors import StateError
 
 FORMAT = 1
+
+# Value types added by building blocks: type -> (tag, to_json); tag -> from_json(x, game).
+_ENCODERS: dict = {}
+_DECODERS: dict = {}
+
+
+def register_codec(cls: type, tag: str, to_json, from_json) -> None:
+    """Save values of `cls` as `{tag: to_json(v)}` and load them back with `from_json`."""
+    _ENCODERS[cls] = (tag, to_json)
+    _DECODERS[tag] = from_json
 
 
 def encode(v):
@@ -30,6 +41,9 @@ def encode(v):
         return {"$f": [v.die, v.idx]}
     if t is tuple:
         return {"$t": [encode(x) for x in v]}
+    codec = _ENCODERS.get(t)
+    if codec is not None:
+        return {codec[0]: codec[1](v)}
     return v
 
 
@@ -50,6 +64,8 @@ def decode(v, game):
                 return game.dice[x[0]][int(x[1])]
             if k == "$t":
                 return tuple(decode(y, game) for y in x)
+            if k in _DECODERS:
+                return _DECODERS[k](x, game)
         return {k: decode(x, game) for k, x in v.items()}
     return v
 
