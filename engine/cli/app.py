@@ -38,7 +38,8 @@ class HordeGroup(TyperGroup):
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
-        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort,
+                typer.Exit, typer.Abort):
             raise
         except Exception as exc:
             if os.environ.get("HORDE_DEBUG"):

@@ -28,11 +28,11 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON to stdout inst
 
 
 def out() -> Console:
-    return Console(highlight=False)
+    return Console(highlight=False, soft_wrap=True)
 
 
 def err() -> Console:
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def parse_sets(items: list[str] | None) -> dict[str, str]:

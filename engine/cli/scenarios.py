@@ -30,7 +30,7 @@ def scenario(
         except HordeError as exc:
             failed += 1
             console.print(Text(f"✗ {f}: cannot run", style="red"))
-            console.print(Text(str(exc)), soft_wrap=True)
+            console.print(Text(str(exc)))
             continue
         for r in results:
             rules = f" [{', '.join(r.rules)}]" if r.rules else ""
@@ -40,7 +40,7 @@ def scenario(
             else:
                 failed += 1
                 console.print(Text(f"✗ {r.name}{rules}  ({r.file})", style="red"))
-                console.print(Text("    " + r.message.replace("\n", "\n    ")), soft_wrap=True)
+                console.print(Text("    " + r.message.replace("\n", "\n    ")))
     summary = f"{passed} passed, {failed} failed"
     console.print(Text(summary, style="bold red" if failed else "bold green"))
     if failed:

@@ -170,7 +170,7 @@ def validate(
                 console.print(Text(f"✗ {o.name} ({o.summary}): "
                                    f"{_plural(len(o.problems), 'problem')}", style="red"))
                 for p in o.problems:
-                    console.print(Text(p.format()), soft_wrap=True)
+                    console.print(Text(p.format()))
             else:
                 console.print(Text(f"✓ {o.name} ({o.summary})", style="green"))
     if problems:
