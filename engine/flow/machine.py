@@ -90,14 +90,14 @@ def _start_turn(S, player) -> None:
         S.log.append({"t": "msg", "text": f"stopped after {S.turns} turn(s)"})
         S.finish(winners=[], limit=True)
         return
-    S.cur = player.i
-    S.turn = {k: _fresh(v) for k, v in g.turn_init.items()}
-    S.turns += 1
     limit = g.limits["turns"]
-    if limit and S.turns > limit:
+    if limit and S.turns >= limit:
         S.log.append({"t": "msg", "text": f"turn limit {limit} reached"})
         S.finish(winners=[], limit=True)
         return
+    S.cur = player.i
+    S.turn = {k: _fresh(v) for k, v in g.turn_init.items()}
+    S.turns += 1
     S.log.append({"t": "turn", "p": player.i, "n": S.turns})
     if "turn_start" in g.triggers:
         S.emit("turn_start", {"player": player})

@@ -65,3 +65,21 @@ class EndDef:
     when: Compiled
     winners: Compiled | None
     span: Span | None
+
+
+@dataclass
+class PolicyRule:
+    """Prefer the actions `play` (ids; '*' for any) whose `cond` holds, the best `score` first."""
+
+    play: tuple[str, ...]
+    cond: Compiled | None
+    score: Compiled | None
+    span: Span | None
+
+
+@dataclass
+class PolicyDef:
+    name: str
+    rules: list[PolicyRule]
+    otherwise: str  # random | pass | first
+    text: str = ""

@@ -18,7 +18,7 @@ from engine.dsl.env import Env, type_of_value
 from engine.dsl.parser import parse_expr, parse_program
 from engine.dsl.values import Face
 from engine.errors import DSLSyntaxError, PackError, Problem, Span, did_you_mean
-from engine.flow.nodes import ActionDef, EndDef, TriggerDef
+from engine.flow.nodes import ActionDef, EndDef, PolicyDef, PolicyRule, TriggerDef
 from engine.game import CardDef, FieldDef, Game, Invariant, ZoneDef
 from engine.pack.flowbuild import FlowBuilder
 
@@ -37,10 +37,10 @@ def locator(node) -> Any:
             return span
         line, col = pos
         if style in ("|", ">"):
-            fl = span.line + line
-            text = linecache.getline(span.file, fl)
-            indent = len(text) - len(text.lstrip(" "))
-            return Span(span.file, fl, indent + col)
+            # the block's indentation is that of its first line; deeper lines keep theirs in `col`
+            first = linecache.getline(span.file, span.line + 1)
+            indent = len(first) - len(first.lstrip(" "))
+            return Span(span.file, span.line + line, indent + col)
         if line == 1:
             return Span(span.file, span.line, span.col + col - (0 if style in ('"', "'") else 1))
         return Span(span.file, span.line + line - 1, col)
@@ -195,18 +195,18 @@ class Builder:
     def coerce_param(self, name: str, default, value):
         if not isinstance(value, str) or isinstance(default, str):
             if isinstance(default, bool) != isinstance(value, bool):
-                self.fail(f"param '{name}' must be {type(default).__name__}, got {value!r}")
+                self.fail(f"param '{name}' must be {type(default).__name__}, got {value!r}", "params", name)
             return value
         if isinstance(default, bool):
             if value.lower() in ("true", "false"):
                 return value.lower() == "true"
-            self.fail(f"param '{name}' must be true or false, got {value!r}")
+            self.fail(f"param '{name}' must be true or false, got {value!r}", "params", name)
             return default
         if isinstance(default, int):
             try:
                 return int(value)
             except ValueError:
-                self.fail(f"param '{name}' must be an integer, got {value!r}")
+                self.fail(f"param '{name}' must be an integer, got {value!r}", "params", name)
                 return default
         return value
 
@@ -347,6 +347,7 @@ class Builder:
             c = self.compile(path, expr=True)
             if c is not None:
                 invariants.append(Invariant(name, c, self.node(*path).span))
+        policies = self.build_policies(actions)
         setup = self.compile(("setup",), expr=False) if raw.get("setup") else None
         limits = {**DEFAULT_LIMITS, **(raw.get("limits") or {})}
         players = raw.get("players") or {}
@@ -365,7 +366,7 @@ class Builder:
             actions=actions, actions_at=actions_at, triggers=triggers,
             effect_procs=effect_procs, flow_procs=flow_procs, end=end, invariants=invariants,
             setup=setup, limits=limits, view=raw.get("view") or {},
-            policies=raw.get("policies") or {}, metrics=raw.get("metrics") or {}, raw=raw,
+            policies=policies, metrics=raw.get("metrics") or {}, raw=raw,
             hash=digest, files=self.files, house=self.house, extensions=extensions)
 
     def build_extensions(self) -> dict:
@@ -379,6 +380,32 @@ class Builder:
                 out[section] = ext
                 for name, (value, t) in ext.env_names().items():
                     self.env.consts[name] = (value, t)
+        return out
+
+    def build_policies(self, actions: list[ActionDef]) -> dict[str, PolicyDef]:
+        """Declarative bots: ordered preferences over the pack's actions."""
+        by_id = {a.id: a for a in actions}
+        out = {}
+        for name, spec in (self.raw.get("policies") or {}).items():
+            rules = []
+            for k, r in enumerate(spec.get("rules", [])):
+                path = ("policies", name, "rules", k)
+                ids = (r["play"],) if isinstance(r["play"], str) else tuple(r["play"])
+                scope: dict[str, str] = {"me": "player"}
+                for aid in ids:
+                    if aid in ("*", "pass"):
+                        continue
+                    if aid not in by_id:
+                        self.fail(f"policy '{name}': no action '{aid}'", *path, "play",
+                                  hint=did_you_mean(aid, by_id))
+                        continue
+                    for pname, dom in by_id[aid].params:
+                        t = dom.type
+                        scope[pname] = t.split(":", 1)[1] if t.startswith("list:") else "any"
+                cond = self.compile((*path, "if"), expr=True, scope=scope) if "if" in r else None
+                score = self.compile((*path, "score"), expr=True, scope=scope) if "score" in r else None
+                rules.append(PolicyRule(ids, cond, score, self.node(*path).span))
+            out[name] = PolicyDef(name, rules, spec.get("otherwise", "random"), spec.get("text", ""))
         return out
 
     def build_actions(self, points: set[str]) -> list[ActionDef]:

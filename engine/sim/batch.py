@@ -42,8 +42,7 @@ def play_one(game, players: int, specs: list[str], seed: int, index: int) -> Gam
             problem.message = f"game {index} (seed {gseed}): {problem.message}"
         raise
     # A game stopped by the turn limit counted the turn it never started.
-    turns = state.turns - 1 if state.limit_hit else state.turns
-    return GameRecord(index, gseed, tuple(state.winners), turns, state.limit_hit, decisions)
+    return GameRecord(index, gseed, tuple(state.winners), state.turns, state.limit_hit, decisions)
 
 
 def simulate(game, players: int | None, bots: Sequence[str], n: int, seed: int = 0,

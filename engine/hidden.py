@@ -1,0 +1,45 @@
+"""Hidden information: what one seat cannot see, and a state consistent with what it can.
+
+A bot must decide as a player at the table would: from `state.view(seat)`. A bot that needs
+a whole state to think with (a search bot, a policy evaluating conditions) asks for a
+*determinization*: a copy in which every entity the seat cannot see is re-dealt at random
+among the hidden places, and the dice are reseeded. Because the re-deal starts from the
+hidden contents in a canonical order, two states that differ only in where the hidden cards
+lie give the same determinization for the same bot RNG — the bot cannot tell them apart,
+and so decides the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+
+def hidden_zone_keys(state, seat: int | None) -> list[str]:
+    """The zones whose contents `seat` cannot see, sorted."""
+    out = []
+    for key in state.zones:
+        name, _, owner = key.partition("#")
+        vis = state.game.zones[name].visible
+        if vis == "none" or (vis == "owner" and (seat is None or owner != str(seat))):
+            out.append(key)
+    return sorted(out)
+
+
+def _canon(rec: dict) -> str:
+    return json.dumps({k: v for k, v in rec.items() if k != "@z"}, sort_keys=True, default=repr)
+
+
+def determinize(state, seat: int, rng: random.Random):
+    """A copy of `state` that `seat` cannot tell from it: hidden contents re-dealt, new dice."""
+    c = state.clone()
+    slots = [(k, i) for k in hidden_zone_keys(c, seat) for i in range(len(c.zones[k]))]
+    contents = sorted((c.ents[c.zones[k][i]] for k, i in slots), key=_canon)
+    rng.shuffle(contents)
+    for (k, i), rec in zip(slots, contents, strict=True):
+        new = dict(rec)
+        new["@z"] = k
+        c.ents[c.zones[k][i]] = new
+    c.rng = rng.getrandbits(64)
+    c._decision = None
+    return c
