@@ -60,10 +60,10 @@ def plain(S, v, viewer: int | None) -> str:
 
 def _zone(S, key: str, viewer: int | None) -> str:
     uids = S.zones.get(key, [])
-    if not zone_visible(S.game, key, viewer):
-        return f"hidden ({len(uids)})"
     if not uids:
         return "—"
+    if not zone_visible(S.game, key, viewer):
+        return f"hidden ({len(uids)})"
     return ", ".join(S.ents[u]["id"] for u in uids)
 
 
