@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib
 import os
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -30,21 +29,22 @@ COMMAND_MODULES = [
 class HordeGroup(TyperGroup):
     """The one place where errors turn into messages and exit codes."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: typer.Context):
         try:
             return super().invoke(ctx)
         except HordeError as exc:
-            click.echo(str(exc), err=True)
+            typer.echo(str(exc), err=True)
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
-        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort,
-                typer.Exit, typer.Abort):
-            raise
         except Exception as exc:
+            # usage errors, exits and aborts belong to the command-line framework (Typer, or
+            # the click it wraps or vendors, depending on its version): let them through
+            if type(exc).__module__.split(".")[0] in ("click", "typer"):
+                raise
             if os.environ.get("HORDE_DEBUG"):
                 raise
-            click.echo(f"horde: internal error: {type(exc).__name__}: {exc}\n"
+            typer.echo(f"horde: internal error: {type(exc).__name__}: {exc}\n"
                        "This is a bug in horde; set HORDE_DEBUG=1 to see where it happened.",
                        err=True)
             raise typer.Exit(2) from None
