@@ -349,6 +349,7 @@ class Builder:
                 invariants.append(Invariant(name, c, self.node(*path).span))
         policies = self.build_policies(actions)
         setup = self.compile(("setup",), expr=False) if raw.get("setup") else None
+        score = self.compile(("score",), expr=True) if "score" in raw else None
         limits = {**DEFAULT_LIMITS, **(raw.get("limits") or {})}
         players = raw.get("players") or {}
         pmin, pmax = int(players.get("min", 1)), int(players.get("max", 1))
@@ -367,7 +368,8 @@ class Builder:
             effect_procs=effect_procs, flow_procs=flow_procs, end=end, invariants=invariants,
             setup=setup, limits=limits, view=raw.get("view") or {},
             policies=policies, metrics=raw.get("metrics") or {}, raw=raw,
-            hash=digest, files=self.files, house=self.house, extensions=extensions)
+            hash=digest, files=self.files, house=self.house, extensions=extensions,
+            score=score, highscores=bool(raw.get("highscores")))
 
     def build_extensions(self) -> dict:
         from engine import extensions as ext_mod
