@@ -241,6 +241,19 @@ def _shuffle(S, z):
     S.shuffle_list(S.zone(z))
 
 
+@builtin("copy", "ent zone", "ent", effect=True)
+def _copy(S, e, dst):
+    """A new entity with the same id and fields as `e`, put on top of `dst`; returns it.
+    Copies break conservation unless the card or kind says `conserved: false`."""
+    if e is None:
+        raise RuleRuntimeError("copy: no entity to copy (none)")
+    rec = S.ents[e.i]
+    fields = {k: v for k, v in rec.items() if k not in ("id", "@z", "cell")}  # not its place
+    uid = S.new_entity(rec["id"], fields)
+    S.move_ent(uid, dst)
+    return E(uid)
+
+
 # ---- dice and chance ----
 @builtin("roll", "die int?", "any", effect=True)
 def _roll(S, die, n=None):
