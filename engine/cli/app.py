@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "engine.cli.play",        # play, replay
     "engine.cli.sim",         # sim
     "engine.cli.scenarios",   # scenario
+    "engine.cli.scores",      # scores
 ]
 
 

@@ -1,0 +1,53 @@
+"""`horde scores`: the local high-score table (packs with `highscores: true` fill it)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from engine.cli.common import JsonOpt, out
+
+
+def scores(
+    pack: Annotated[str | None, typer.Argument(
+        metavar="[PACK]", help="Only this pack's scores (its id).")] = None,
+    mode: Annotated[str | None, typer.Option(
+        "--mode", "-m", help="Only games of this mode.")] = None,
+    limit: Annotated[int, typer.Option(
+        "--limit", "-n", min=1, help="How many entries to show.")] = 10,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show the best scores of finished games, best first."""
+    from engine import scores as table
+
+    entries = table.top(pack, mode, limit)
+    console = out()
+    if as_json:
+        console.print_json(json.dumps(entries))
+        return
+    if not entries:
+        where = f" for {pack}" + (f" ({mode})" if mode else "") if pack else ""
+        console.print(Text(f"no scores yet{where}: {table.scores_path()}"))
+        return
+    grid = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=str(table.scores_path()),
+                 title_style="dim")
+    for name in ("#", "Score", "Game", "Players", "Turns", "Settings", "Date"):
+        right = name in ("#", "Score")
+        grid.add_column(name, overflow="fold", justify="right" if right else "left",
+                        no_wrap=name in ("Score", "Date"))
+    for k, e in enumerate(entries, 1):
+        settings = ", ".join(f"{n}={v}" for n, v in sorted((e.get("params") or {}).items()))
+        game = e["pack"] + (f" · {e['mode']}" if e.get("mode") else "")
+        grid.add_row(Text(str(k)), Text(str(e["score"]), style="bold"), Text(game),
+                     Text(str(e.get("players", "?"))), Text(str(e.get("turns", "?"))),
+                     Text(settings or "—"), Text(str(e.get("when", ""))[:10]))
+    console.print(grid)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("scores")(scores)
