@@ -10,7 +10,13 @@ from __future__ import annotations
 import functools
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (
+    LarkError,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+)
 from lark.indenter import Indenter
 
 from engine import resources
@@ -79,6 +85,22 @@ def _fail(exc: UnexpectedInput, text: str) -> DSLSyntaxError:
     err = DSLSyntaxError(msg)
     err.pos = (line, col)  # type: ignore[attr-defined]
     return err
+
+
+def _bad_dedent_line(text: str) -> int:
+    stack = [0]
+    for n, line in enumerate(text.split("\n"), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        ind = len(line) - len(line.lstrip(" \t"))
+        if ind > stack[-1]:
+            stack.append(ind)
+            continue
+        while ind < stack[-1]:
+            stack.pop()
+        if ind != stack[-1]:
+            return n
+    return 1
 
 
 def _depth(tree: Tree) -> int:
@@ -275,6 +297,10 @@ def _parse_tree(text: str) -> Tree:
         tree = _parser().parse(src)
     except UnexpectedInput as exc:
         raise _fail(exc, src) from None
+    except LarkError:  # the indenter's DedentError carries no position: find the line
+        err = DSLSyntaxError("this line's indentation matches no enclosing block")
+        err.pos = (_bad_dedent_line(src), 1)  # type: ignore[attr-defined]
+        raise err from None
     if _depth(tree) > MAX_NESTING:
         err = DSLSyntaxError(f"expression nested too deeply (more than {MAX_NESTING} levels)")
         err.pos = (1, 1)  # type: ignore[attr-defined]

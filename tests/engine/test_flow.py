@@ -170,3 +170,11 @@ def test_params_override_and_bad_values(game):
     with pytest.raises(engine.PackError) as exc:
         engine.load(MINI, params={"goal": 50})
     assert "outside" in str(exc.value)
+
+
+def test_inconsistent_dedent_is_a_syntax_error_with_its_line():
+    from engine.dsl.parser import parse_program
+    from engine.errors import DSLSyntaxError
+    with pytest.raises(DSLSyntaxError) as exc:
+        parse_program("if a:\n    b = 1\n   c = 2\n")
+    assert exc.value.pos == (3, 1)
