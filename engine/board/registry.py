@@ -49,9 +49,34 @@ def board_of(S):
     return b
 
 
+def _merge(name: str, args: str, returns: str, effect: bool, doc: str):
+    """One signature for a word several board types register: arguments past the shortest
+    list become optional, differing result kinds become `any`, so the order in which board
+    modules are imported never decides which packs compile."""
+    old = _SIGNATURES.get(name)
+    if old is None:
+        return args, returns, effect, doc
+    a, b = old[0].split(), args.split()
+    n = min(len(a), len(b))
+    longer = a if len(a) >= len(b) else b
+    merged = [x if x == y else "any" for x, y in zip(a, b, strict=False)] + \
+             [x if x.endswith("?") else x + "?" for x in longer[n:]]
+    for k in range(n):
+        if a[k].endswith("?") or b[k].endswith("?"):
+            merged[k] = merged[k].rstrip("?") + "?"
+    return (" ".join(merged), returns if returns == old[1] else "any", effect or old[2],
+            old[3] if len(old[3]) >= len(doc) else doc)
+
+
+_SIGNATURES: dict[str, tuple[str, str, bool, str]] = {}
+
+
 def board_builtin(name: str, args: str = "", returns: str = "any", effect: bool = False,
                   doc: str = ""):
     """Register builtin `name` as a call of the board's method `name(S, *args)`."""
+    args, returns, effect, doc = _merge(name, args, returns, effect, doc)
+    _SIGNATURES[name] = (args, returns, effect, doc)
+
     def call(S, *a):
         method = getattr(board_of(S), name, None)
         if method is None:

@@ -1,0 +1,115 @@
+"""The effect language's words for tile boards, squares and the pieces on them.
+
+Words every board answers (`cell`, `neighbors`, `distance`, `shortest_path`, `step_toward`,
+`closest`, `spawn`, `remove`, `move_to`, `pieces`, `pieces_at`, `piece_at`, `stacked`) are
+registered through `board_builtin`, which calls the pack's board; the words below them only
+make sense for tiles and check that the board is one. Conditions and domains may use every
+word here that does not change the game.
+"""
+
+from __future__ import annotations
+
+from engine.board.registry import board_builtin, board_of
+from engine.board.tiles import TileBoard
+from engine.dsl.builtins import builtin
+from engine.dsl.values import E, Z
+from engine.errors import RuleRuntimeError
+
+_SHARED = [
+    # name, args, returns, effect, doc
+    ("cell", "int int", "any", False, "The square at column x, row y."),
+    ("neighbors", "any", "list", False, "The squares one move away from a square."),
+    ("distance", "any any", "any", False, "Moves between two squares along the board, or none."),
+    ("shortest_path", "any any", "list", False,
+     "The squares of one shortest way from a to b (a excluded), or none."),
+    ("step_toward", "any any", "list", False, "The neighbours of a that are one move closer to b."),
+    ("closest", "any list", "list", False,
+     "The squares, pieces or players of a list nearest to a square (ties all kept)."),
+    ("open_steps", "any any", "list", False,
+     "The neighbours of a square or piece that hold no piece of some kinds."),
+    ("approach", "any list", "list", False,
+     "The neighbours of a square or piece one move closer to the nearest of some targets."),
+    ("spawn", "card any", "ent", True, "A new piece of a kind on a square."),
+    ("remove", "ent", "none", True, "Take a piece off the board for good."),
+    ("move_to", "ent any", "none", True, "Move a piece to a square."),
+    ("pieces", "any?", "list:ent", False, "The pieces on the board, optionally of some kinds."),
+    ("pieces_at", "any any?", "list:ent", False, "The pieces on a square, optionally of some kinds."),
+    ("piece_at", "any any", "ent", False, "The first piece of some kinds on a square, or none."),
+    ("stacked", "any", "list", False, "Squares holding more than one piece of some kinds."),
+]
+
+for _name, _args, _ret, _fx, _doc in _SHARED:
+    board_builtin(_name, _args, _ret, _fx, _doc)
+
+
+def _tiles(S, fn: str) -> TileBoard:
+    b = board_of(S)
+    if not isinstance(b, TileBoard):
+        raise RuleRuntimeError(f"{fn}: this pack's board is not made of tiles")
+    return b
+
+
+@builtin("placements", "ent", "list")
+def _placements(S, t):
+    """Every (position, rotation) pair where tile `t` fits next to the map."""
+    b = _tiles(S, "placements")
+    return b.map(S).placements(b.tile_def(S, t))
+
+
+@builtin("spots", "ent", "list")
+def _spots(S, t):
+    """The tile positions where tile `t` fits in some rotation."""
+    b = _tiles(S, "spots")
+    return sorted({at for at, _ in b.map(S).placements(b.tile_def(S, t))})
+
+
+@builtin("rotations", "ent any", "list:int")
+def _rotations(S, t, at):
+    """The rotations (0, 90, 180, 270; clockwise) in which tile `t` fits at position `at`."""
+    b = _tiles(S, "rotations")
+    return [rot for pos, rot in b.map(S).placements(b.tile_def(S, t)) if pos == at]
+
+
+@builtin("place_tile", "ent any int", effect=True)
+def _place_tile(S, t, at, rot):
+    """Put tile `t` on the table at position `at`, turned `rot` degrees clockwise."""
+    _tiles(S, "place_tile").place(S, t, at, rot)
+
+
+@builtin("tile_at", "any", "ent")
+def _tile_at(S, sq):
+    """The placed tile a square belongs to, or none."""
+    return _tiles(S, "tile_at").tile_at(S, sq)
+
+
+@builtin("squares", "ent str?", "list")
+def _squares(S, t, kind=None):
+    """The squares of a placed tile that pieces may enter, or all its squares of one kind."""
+    return _tiles(S, "squares").squares(S, t, kind)
+
+
+@builtin("exits", "ent", "list")
+def _exits(S, t):
+    """The outer square of each road leaving a placed tile."""
+    return _tiles(S, "exits").exits(S, t)
+
+
+@builtin("middle", "ent", "any")
+def _middle(S, t):
+    """The centre square of a placed tile."""
+    return _tiles(S, "middle").middle(S, t)
+
+
+@builtin("edges_match", "", "bool")
+def _edges_match(S):
+    """True when every two neighbouring tiles agree on their roads (for invariants)."""
+    return _tiles(S, "edges_match").map(S).edges_match()
+
+
+@builtin("peek", "zone int", "list:ent")
+def _peek(S, z, n):
+    """The top `n` entities of a zone, top first (fewer if it holds fewer)."""
+    if type(z) is not Z:
+        raise RuleRuntimeError(f"peek: expected a zone, got {S.describe(z)}")
+    lst = S.zone(z)
+    return [E(u) for u in reversed(lst[max(len(lst) - n, 0):])]

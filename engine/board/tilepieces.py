@@ -1,0 +1,129 @@
+"""Pieces on the squares of a tile board: spawn, remove, move, and find them by square.
+
+A piece is an entity of a declared kind (`kinds:`) with a `cell` field, so labels read
+`kind@x,y`. Finding "the piece on this square" is the commonest question a turn asks, so
+the board keeps an index square -> piece uids in the state (`S.vars['@tiles']['at']`,
+plain data) and every change goes through these methods, which keep the index and the
+pieces' `cell` fields in step. Each lookup is then a dictionary access instead of a scan
+of every entity.
+"""
+
+from __future__ import annotations
+
+from engine.dsl.values import E
+from engine.errors import RuleRuntimeError
+
+KEY = "@tiles"  # the reserved game-variable key holding the board's state
+
+
+def is_cell(v) -> bool:
+    return type(v) is tuple and len(v) == 2 and type(v[0]) is int and type(v[1]) is int
+
+
+def sq_key(sq) -> str:
+    return f"{sq[0]},{sq[1]}"
+
+
+def _kinds(S, kinds) -> set:
+    if isinstance(kinds, str):
+        return {kinds}
+    if isinstance(kinds, list):
+        return set(kinds)
+    raise RuleRuntimeError(f"expected a piece kind or a list of kinds, got {S.describe(kinds)}")
+
+
+class PiecesOnSquares:
+    """Mixed into a board that has `map(S)` (for the squares that exist)."""
+
+    def _index(self, S) -> dict:
+        return S.vars[KEY]["at"]
+
+    def _piece(self, S, e, fn: str) -> dict:
+        if type(e) is not E or e.i not in S.ents:
+            raise RuleRuntimeError(f"{fn}: expected a piece, got {S.describe(e)}")
+        return S.ents[e.i]
+
+    def _square(self, S, sq, fn: str):
+        if not is_cell(sq) or sq not in self.map(S).kind:
+            raise RuleRuntimeError(f"{fn}: {S.describe(sq)} is not a square of the map")
+        return sq
+
+    def spawn(self, S, kind, sq):
+        """A new piece of `kind` on square `sq`."""
+        self._square(S, sq, "spawn")
+        kd = S.game.kinds.get(kind)
+        if kd is None:
+            raise RuleRuntimeError(f"spawn: '{kind}' is not a piece kind of this pack")
+        uid = S.new_entity(kind, kd.fields)
+        S.ents[uid]["cell"] = sq
+        self._index(S).setdefault(sq_key(sq), []).append(uid)
+        return E(uid)
+
+    def remove(self, S, e) -> None:
+        """Take a piece off the board for good."""
+        ent = self._piece(S, e, "remove")
+        if ent.get("@z") is not None:
+            raise RuleRuntimeError(f"remove: {S.describe(e)} is in a zone, not on the board")
+        self._unindex(S, e.i, ent.get("cell"))
+        del S.ents[e.i]
+
+    def move_to(self, S, e, sq) -> None:
+        """Move a piece to square `sq` (no rule is checked: the pack decides what is legal)."""
+        ent = self._piece(S, e, "move_to")
+        self._square(S, sq, "move_to")
+        self._unindex(S, e.i, ent.get("cell"))
+        ent["cell"] = sq
+        self._index(S).setdefault(sq_key(sq), []).append(e.i)
+
+    def _unindex(self, S, uid: int, sq) -> None:
+        if sq is None:
+            return
+        idx = self._index(S)
+        k = sq_key(sq)
+        lst = idx.get(k)
+        if lst and uid in lst:
+            lst.remove(uid)
+            if not lst:
+                del idx[k]
+
+    def pieces_at(self, S, sq, kinds=None) -> list:
+        """The pieces on a square (optionally only of some kinds), oldest first."""
+        if not is_cell(sq):
+            return []
+        uids = self._index(S).get(sq_key(sq), ())
+        if kinds is None:
+            return [E(u) for u in uids]
+        want = _kinds(S, kinds)
+        ents = S.ents
+        return [E(u) for u in uids if ents[u]["id"] in want]
+
+    def piece_at(self, S, sq, kinds):
+        """The first piece of the kind(s) on a square, or none."""
+        if not is_cell(sq):
+            return None
+        want = _kinds(S, kinds)
+        ents = S.ents
+        for u in self._index(S).get(sq_key(sq), ()):
+            if ents[u]["id"] in want:
+                return E(u)
+        return None
+
+    def pieces(self, S, kinds=None) -> list:
+        """Every piece on the board (optionally only of some kinds), by age."""
+        want = _kinds(S, kinds) if kinds is not None else None
+        ents = S.ents
+        out = [u for lst in self._index(S).values() for u in lst
+               if want is None or ents[u]["id"] in want]
+        out.sort()
+        return [E(u) for u in out]
+
+    def stacked(self, S, kinds) -> list:
+        """Squares holding more than one piece of the kind(s) (for invariants)."""
+        want = _kinds(S, kinds)
+        ents = S.ents
+        out = []
+        for k, lst in self._index(S).items():
+            if sum(1 for u in lst if ents[u]["id"] in want) > 1:
+                x, y = k.split(",")
+                out.append((int(x), int(y)))
+        return sorted(out)

@@ -1,0 +1,361 @@
+"""The tile board: `board: {type: tiles}` — a map of square tiles that grows during play.
+
+The pack declares its tiles (3×3 squares drawn as three strings, a legend naming each
+character's square kind, optional `roads`, free `fields`), the zone holding the face-down
+stack and the zone of placed tiles, and the tile that starts on the table:
+
+    board:
+      type: tiles
+      legend: {".": street, "#": building, "x": blocked}
+      blocked: [blocked]        # kinds no piece enters
+      across: [street]          # kinds that connect to the neighbouring tile
+      road: street              # an edge has a road when its middle square is of this kind
+      stack: map_stack          # a zone: tiles not yet drawn (hidden)
+      placed: map               # a zone: tiles on the table
+      start: town-square        # placed at 0,0 when the game starts
+      player_square: sq         # the player field holding a player's square (drawing)
+      tiles:
+        - {id: crossing, count: 2, squares: ["x.x", "...", "x.x"], fields: {group: street}}
+
+Tiles are entities (so the stack is an ordinary hidden zone: draw, shuffle, reorder), the
+static tile shapes live here on the Game, and the state keeps only what changes: each placed
+tile's `at` and `rot` fields, the layout key of the map, and an index of pieces by square
+(both in `S.vars['@tiles']`, plain data that clones and saves).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.board.registry import register_type
+from engine.board.tilepieces import KEY, PiecesOnSquares, is_cell, sq_key
+from engine.board.tilemap import MIDDLE, Map, MapCache, Rules, TileDef, extend_key, roads_from
+from engine.dsl.runtime import MISSING
+from engine.dsl.values import E, P, Z
+from engine.errors import RuleRuntimeError, did_you_mean
+from engine.extensions import Extension
+
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_SECTION_KEYS = {"type", "legend", "blocked", "across", "road", "stack", "placed", "start",
+                 "player_square", "tiles"}
+_TILE_KEYS = {"id", "name", "count", "squares", "roads", "fields"}
+
+
+class TileBoard(PiecesOnSquares, Extension):
+    """The building block behind `board: {type: tiles}`; see the module docstring."""
+
+    name = "board"
+    type = "tiles"
+
+    def __init__(self, tiles: dict[str, TileDef], rules: Rules, stack: str, placed: str,
+                 start: str, player_square: str | None):
+        self.tiles = tiles
+        self.rules = rules
+        self.stack = stack
+        self.placed = placed
+        self.start = start
+        self.player_square = player_square
+        self.cache = MapCache(tiles, rules)
+
+    # ---------- state ----------
+    def setup(self, S) -> None:
+        S.vars[KEY] = {"map": "", "at": {}}
+        for t in self.tiles.values():
+            copies = t.count
+            if t.id == self.start:
+                uid = S.new_entity(t.id, {})
+                S.move_ent(uid, Z(self.placed))
+                self.place(S, E(uid), (0, 0), 0)
+                copies -= 1
+            for _ in range(copies):
+                S.move_ent(S.new_entity(t.id, {}), Z(self.stack))
+
+    def home_zone(self, entity_id: str) -> str | None:
+        """Tiles start in the face-down stack (they are one family for hidden information)."""
+        return self.stack if entity_id in self.tiles else None
+
+    def map(self, S) -> Map:
+        try:
+            return self.cache.get(S.vars[KEY]["map"])
+        except KeyError:
+            raise RuleRuntimeError("this state holds no tile map (was it made by this pack?)") \
+                from None
+
+    def tile_def(self, S, t) -> TileDef:
+        if type(t) is not E or t.i not in S.ents or S.ents[t.i]["id"] not in self.tiles:
+            raise RuleRuntimeError(f"expected a tile, got {S.describe(t)}")
+        return self.tiles[S.ents[t.i]["id"]]
+
+    def place(self, S, t, at, rot) -> None:
+        """Put tile `t` on the table at tile position `at`, turned `rot` degrees clockwise."""
+        td = self.tile_def(S, t)
+        if not is_cell(at) or rot not in td.canon:
+            raise RuleRuntimeError(f"place_tile: bad position {S.describe(at)} or rotation {rot}")
+        rot = td.canon[rot]
+        m = self.map(S)
+        if m.tiles and not m.fits(td.shapes[rot], at):
+            raise RuleRuntimeError(f"tile {td.id} does not fit at {sq_key(at)} turned {rot}")
+        ent = S.ents[t.i]
+        ent["at"] = at
+        ent["rot"] = rot
+        if ent.get("@z") != self.placed:
+            S.move_ent(t.i, Z(self.placed))
+        board = S.vars[KEY]
+        board["map"] = extend_key(board["map"], t.i, td.id, at, rot)
+        self.cache.get(board["map"])
+
+    # ---------- the language's view of tiles and squares ----------
+    def ent_attr(self, S, e, name: str):
+        td = self.tiles.get(S.ents[e.i]["id"])
+        if td is None:
+            return MISSING
+        if name in td.fields:
+            return td.fields[name]
+        if name == "name":
+            return td.name
+        if name in ("at", "rot"):
+            return None  # not placed yet
+        return MISSING
+
+    def value_attr(self, S, v, name: str):
+        if not is_cell(v):
+            return MISSING
+        if name == "x":
+            return v[0]
+        if name == "y":
+            return v[1]
+        if name == "kind":
+            return self.map(S).kind.get(v)
+        if name == "tile":
+            return self.tile_at(S, v)
+        return MISSING
+
+    def describe(self, v) -> str | None:
+        return sq_key(v) if is_cell(v) else None
+
+    def render(self, S, viewer=None):
+        from engine.board.tilerender import render
+        return render(self, S, viewer)
+
+    # ---------- squares and tiles ----------
+    def cell(self, S, x, y):
+        return (int(x), int(y))
+
+    def tile_at(self, S, sq):
+        uid = self.map(S).uid_at.get(self.tile_pos(S, sq)) if is_cell(sq) else None
+        return E(uid) if uid is not None else None
+
+    def tile_pos(self, S, sq):
+        return self.map(S).tile_pos.get(sq)
+
+    def squares(self, S, t, kind=None) -> list:
+        """The squares of placed tile `t` (optionally only those of one kind), row by row."""
+        at = S.ents[t.i].get("at") if type(t) is E and t.i in S.ents else None
+        if at is None:
+            raise RuleRuntimeError(f"squares: {S.describe(t)} is not a placed tile")
+        m = self.map(S)
+        tx, ty = at
+        out = [(tx * 3 + c, ty * 3 + r) for r in range(3) for c in range(3)]
+        if kind is None:
+            return [sq for sq in out if m.kind[sq] not in self.rules.blocked]
+        return [sq for sq in out if m.kind[sq] == kind]
+
+    def exits(self, S, t) -> list:
+        """The outer square of each road leaving placed tile `t` (the middle of that edge)."""
+        at = S.ents[t.i].get("at")
+        if at is None:
+            raise RuleRuntimeError(f"exits: {S.describe(t)} is not a placed tile")
+        shape = self.map(S).tiles[at]
+        return [(at[0] * 3 + MIDDLE[e][0], at[1] * 3 + MIDDLE[e][1]) for e in sorted(shape.roads)]
+
+    def middle(self, S, t):
+        at = S.ents[t.i].get("at")
+        if at is None:
+            raise RuleRuntimeError(f"middle: {S.describe(t)} is not a placed tile")
+        return (at[0] * 3 + 1, at[1] * 3 + 1)
+
+
+    # ---------- the cell graph ----------
+    def neighbors(self, S, sq) -> list:
+        """The squares one orthogonal move from `sq` (tile edges only street to street)."""
+        return list(self.map(S).adj.get(need_cell(S, sq, "neighbors"), ()))
+
+    def distance(self, S, a, b):
+        """Moves from `a` to `b` along the map, or none when there is no way."""
+        return self.map(S).distance(need_cell(S, a, "distance"), need_cell(S, b, "distance"))
+
+    def shortest_path(self, S, a, b):
+        """The squares of one shortest way from `a` (excluded) to `b` (included), or none."""
+        return self.map(S).shortest_path(need_cell(S, a, "shortest_path"),
+                                         need_cell(S, b, "shortest_path"))
+
+    def step_toward(self, S, a, b) -> list:
+        """The neighbours of `a` that are one move closer to `b`."""
+        return self.map(S).step_toward(need_cell(S, a, "step_toward"),
+                                       need_cell(S, b, "step_toward"))
+
+    def closest(self, S, sq, xs) -> list:
+        """The values of `xs` (squares, pieces or players) nearest to `sq`; ties all kept."""
+        m = self.map(S)
+        sq = need_cell(S, sq, "closest")
+        best, out = None, []
+        for x in xs if isinstance(xs, list) else list(xs):
+            where = self.square_of(S, x)
+            d = m.distance(sq, where) if where is not None else None
+            if d is None:
+                continue
+            if best is None or d < best:
+                best, out = d, [x]
+            elif d == best:
+                out.append(x)
+        return out
+
+    def open_steps(self, S, x, kinds) -> list:
+        """The neighbours of a square (or a piece's square) holding no piece of the kind(s)."""
+        sq = self.square_of(S, x)
+        if sq is None:
+            return []
+        want = {kinds} if isinstance(kinds, str) else set(kinds)
+        index = S.vars[KEY]["at"]
+        ents = S.ents
+        out = []
+        for nb in self.map(S).adj.get(sq, ()):
+            uids = index.get(sq_key(nb))
+            if not uids or not any(ents[u]["id"] in want for u in uids):
+                out.append(nb)
+        return out
+
+    def approach(self, S, x, targets) -> list:
+        """The neighbours of `x` one move closer to the nearest of `targets` (all of them
+        when several targets are equally near): the ways a chaser may step."""
+        m = self.map(S)
+        sq = self.square_of(S, x)
+        if sq is None:
+            return []
+        best, goals = None, []
+        for t in targets:
+            where = self.square_of(S, t)
+            d = m.distance(sq, where) if where is not None else None
+            if d is None:
+                continue
+            if best is None or d < best:
+                best, goals = d, [where]
+            elif d == best:
+                goals.append(where)
+        out: list = []
+        for g in goals:
+            for nb in m.step_toward(sq, g):
+                if nb not in out:
+                    out.append(nb)
+        return sorted(out)
+
+    def square_of(self, S, x):
+        """Where a value stands: a square is itself, a piece its cell, a player their square."""
+        if is_cell(x):
+            return x
+        if type(x) is E:
+            return S.ents[x.i].get("cell") if x.i in S.ents else None
+        if type(x) is P and self.player_square:
+            return S.pl[x.i].get(self.player_square)
+        return None
+
+
+def need_cell(S, sq, fn: str):
+    if not is_cell(sq):
+        raise RuleRuntimeError(f"{fn}: expected a square, got {S.describe(sq)}")
+    return sq
+
+
+# ---------- building the extension from the pack ----------
+@register_type("tiles")
+def build_tiles(section, node, ctx):
+    def fail(msg, *path, hint=None):
+        ctx.fail(msg, "board", *path, hint=hint)
+
+    for k in section:
+        if k not in _SECTION_KEYS:
+            fail(f"board: unknown key '{k}'", k, hint=did_you_mean(k, _SECTION_KEYS))
+    legend = section.get("legend") or {".": "street", "#": "building", "x": "blocked"}
+    if not isinstance(legend, dict) or not all(isinstance(c, str) and len(c) == 1 and
+                                               isinstance(v, str) for c, v in legend.items()):
+        fail("board.legend maps single characters to square kinds", "legend")
+        return None
+    kinds = set(legend.values())
+    blocked = frozenset(section.get("blocked", ["blocked"] if "blocked" in kinds else []))
+    across = frozenset(section.get("across", ["street"] if "street" in kinds else []))
+    road = section.get("road", "street")
+    for key, values in (("blocked", blocked), ("across", across), ("road", [road])):
+        for v in values:
+            if v not in kinds:
+                fail(f"board.{key}: '{v}' is not a square kind of the legend", key,
+                     hint=did_you_mean(v, kinds))
+    zones = ctx.env.zones
+    for key in ("stack", "placed"):
+        z = section.get(key)
+        if not isinstance(z, str) or z not in zones:
+            fail(f"board.{key} must name a zone, got {z!r}", key, hint=did_you_mean(str(z), zones))
+        elif zones[z]:
+            fail(f"board.{key}: zone '{z}' is per player; tiles need one shared zone", key)
+    tiles: dict[str, TileDef] = {}
+    for k, spec in enumerate(section.get("tiles") or []):
+        td = _tile(spec, k, legend, road, fail)
+        if td is None:
+            continue
+        if td.id in tiles:
+            fail(f"tile id '{td.id}' is declared twice", "tiles", k, "id")
+        tiles[td.id] = td
+    if not tiles:
+        fail("board.tiles: a tile board needs at least one tile", "tiles")
+    start = section.get("start")
+    if start not in tiles:
+        fail(f"board.start must name a tile, got {start!r}", "start",
+             hint=did_you_mean(str(start), tiles))
+    psq = section.get("player_square")
+    if psq is not None and psq not in ctx.env.player_fields:
+        fail(f"board.player_square: players have no field '{psq}'", "player_square",
+             hint=did_you_mean(psq, ctx.env.player_fields))
+    ctx.env.cards |= set(tiles)
+    ctx.env.ent_fields |= {"at", "rot", "name", *(f for t in tiles.values() for f in t.fields)}
+    return TileBoard(tiles, Rules(blocked, across), section.get("stack"), section.get("placed"),
+                     start, psq)
+
+
+def _tile(spec, k, legend, road, fail) -> TileDef | None:
+    if not isinstance(spec, dict):
+        fail("a tile is a mapping {id, squares, ...}", "tiles", k)
+        return None
+    for key in spec:
+        if key not in _TILE_KEYS:
+            fail(f"tile: unknown key '{key}'", "tiles", k, key, hint=did_you_mean(key, _TILE_KEYS))
+    tid = spec.get("id")
+    if not isinstance(tid, str) or not _ID.match(tid):
+        fail(f"tile id must be kebab-case, got {tid!r}", "tiles", k, "id")
+        return None
+    rows = spec.get("squares")
+    if not (isinstance(rows, list) and len(rows) == 3 and
+            all(isinstance(r, str) and len(r) == 3 for r in rows)):
+        fail(f"tile {tid}: squares are three strings of three characters", "tiles", k, "squares")
+        return None
+    bad = sorted({ch for r in rows for ch in r if ch not in legend})
+    if bad:
+        fail(f"tile {tid}: characters {', '.join(map(repr, bad))} are not in the legend",
+             "tiles", k, "squares")
+        return None
+    kinds = tuple(legend[ch] for r in rows for ch in r)
+    roads = roads_from(kinds, road)
+    given = spec.get("roads")
+    if given is not None:
+        named = frozenset("nesw".index(ch) for ch in str(given) if ch in "nesw")
+        if not isinstance(given, str) or len(named) != len(given) or named != roads:
+            fail(f"tile {tid}: roads {given!r} do not match its squares (a road leaves through "
+                 f"the middle square of an edge; these squares give "
+                 f"'{''.join('nesw'[e] for e in sorted(roads))}')", "tiles", k, "roads")
+    count = spec.get("count", 1)
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        fail(f"tile {tid}: count must be a whole number", "tiles", k, "count")
+        count = 1
+    fields = spec.get("fields") or {}
+    if not isinstance(fields, dict):
+        fail(f"tile {tid}: fields must be a mapping", "tiles", k, "fields")
+        fields = {}
+    return TileDef(tid, str(spec.get("name", tid)), kinds, roads, count, dict(fields))
