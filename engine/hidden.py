@@ -7,6 +7,11 @@ among the hidden places, and the dice are reseeded. Because the re-deal starts f
 hidden contents in a canonical order, two states that differ only in where the hidden cards
 lie give the same determinization for the same bot RNG — the bot cannot tell them apart,
 and so decides the same way.
+
+Only entities of one *family* trade places: cards that start in the same zone (a deck and
+the hands dealt from it), or things a building block makes for one zone (a board's tiles
+for its face-down stack). A hidden map tile never lands in a hidden hand of cards, and each
+hidden zone keeps its size and its mix of families. See docs/hidden-information.md.
 """
 
 from __future__ import annotations
@@ -26,6 +31,19 @@ def hidden_zone_keys(state, seat: int | None) -> list[str]:
     return sorted(out)
 
 
+def family(game, entity_id: str) -> str:
+    """Which hidden entities may stand in for each other: their home zone (or their id)."""
+    card = game.cards.get(entity_id)
+    if card is not None and card.zone is not None:
+        return "zone:" + card.zone
+    for ext in game.extensions.values():
+        home = getattr(ext, "home_zone", None)
+        zone = home(entity_id) if callable(home) else None
+        if zone is not None:
+            return "zone:" + zone
+    return "id:" + entity_id
+
+
 def _canon(rec: dict) -> str:
     return json.dumps({k: v for k, v in rec.items() if k != "@z"}, sort_keys=True, default=repr)
 
@@ -33,13 +51,18 @@ def _canon(rec: dict) -> str:
 def determinize(state, seat: int, rng: random.Random):
     """A copy of `state` that `seat` cannot tell from it: hidden contents re-dealt, new dice."""
     c = state.clone()
-    slots = [(k, i) for k in hidden_zone_keys(c, seat) for i in range(len(c.zones[k]))]
-    contents = sorted((c.ents[c.zones[k][i]] for k, i in slots), key=_canon)
-    rng.shuffle(contents)
-    for (k, i), rec in zip(slots, contents, strict=True):
-        new = dict(rec)
-        new["@z"] = k
-        c.ents[c.zones[k][i]] = new
+    groups: dict[str, list[tuple[str, int]]] = {}
+    for k in hidden_zone_keys(c, seat):
+        for i, uid in enumerate(c.zones[k]):
+            groups.setdefault(family(c.game, c.ents[uid]["id"]), []).append((k, i))
+    for fam in sorted(groups):
+        slots = groups[fam]
+        contents = sorted((c.ents[c.zones[k][i]] for k, i in slots), key=_canon)
+        rng.shuffle(contents)
+        for (k, i), rec in zip(slots, contents, strict=True):
+            new = dict(rec)
+            new["@z"] = k
+            c.ents[c.zones[k][i]] = new
     c.rng = rng.getrandbits(64)
     c._decision = None
     return c

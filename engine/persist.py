@@ -170,5 +170,23 @@ def state_view(S, player: int | None) -> dict:
             hidden_ents.update(uids)
     d["zones"] = zones
     d["ents"] = {u: e for u, e in d["ents"].items() if int(u) not in hidden_ents}
+    d["log"], d["history"] = _masked_acts(d["log"], d["history"], hidden_ents, player)
     d["viewer"] = player
     return d
+
+
+def _masked_acts(log: list, history: list, hidden: set[int], player: int | None):
+    """The log and history with other players' actions that name an entity now hidden from
+    `player` shortened to the action's id (`restack(tile=...)` becomes `restack(hidden)`):
+    a card put back face down must not be readable in the record of how it got there."""
+    out_log, out_hist, k = [], list(history), -1
+    for entry in log:
+        if entry.get("t") == "act":
+            k += 1
+            if entry.get("p") != player and hidden.intersection(entry.get("e", ())):
+                short = str(entry["a"]).split("(", 1)[0] + "(hidden)"
+                entry = {"t": "act", "p": entry["p"], "a": short}
+                if k < len(out_hist):
+                    out_hist[k] = short
+        out_log.append(entry)
+    return out_log, out_hist

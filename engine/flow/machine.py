@@ -9,7 +9,7 @@ asking anyone, so "any time" rules cost nothing when no card could be played.
 from __future__ import annotations
 
 from engine.dsl.compiler import Compiled, error_pos, runtime_message
-from engine.dsl.values import P
+from engine.dsl.values import E, P
 from engine.errors import HordeError, RuleRuntimeError
 from engine.flow.decision import Decision
 from engine.flow.labels import legal_bindings
@@ -235,7 +235,11 @@ def apply_action(S, d: Decision, label: str) -> None:
     action, args = d.bindings[label]
     fr = S.stack[-1]
     node = S.game.nodes[fr[0]]
-    S.log.append({"t": "act", "p": d.player, "a": label})
+    entry = {"t": "act", "p": d.player, "a": label}
+    named = [v.i for v in args.values() if type(v) is E]
+    if named:  # which entities the label names, so views can mask ones that become hidden
+        entry["e"] = named
+    S.log.append(entry)
     if node.kind == WINDOW:
         if action is None:
             fr[3]["passed"] += 1
