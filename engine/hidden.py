@@ -4,9 +4,9 @@ A bot must decide as a player at the table would: from `state.view(seat)`. A bot
 a whole state to think with (a search bot, a policy evaluating conditions) asks for a
 *determinization*: a copy in which every entity the seat cannot see is re-dealt at random
 among the hidden places, and the dice are reseeded. Because the re-deal starts from the
-hidden contents in a canonical order, two states that differ only in where the hidden cards
-lie give the same determinization for the same bot RNG — the bot cannot tell them apart,
-and so decides the same way.
+hidden contents (and the hidden entity numbers) in a canonical order, two states that differ
+only in where the hidden cards lie give the same determinization for the same bot RNG — the
+bot cannot tell them apart, and so decides the same way.
 
 Only entities of one *family* trade places: cards that start in the same zone (a deck and
 the hands dealt from it), or things a building block makes for one zone (a board's tiles
@@ -57,12 +57,15 @@ def determinize(state, seat: int, rng: random.Random):
             groups.setdefault(family(c.game, c.ents[uid]["id"]), []).append((k, i))
     for fam in sorted(groups):
         slots = groups[fam]
+        # which uid sits where is hidden too: hand the sorted uids out in slot order
+        uids = sorted(c.zones[k][i] for k, i in slots)
         contents = sorted((c.ents[c.zones[k][i]] for k, i in slots), key=_canon)
         rng.shuffle(contents)
-        for (k, i), rec in zip(slots, contents, strict=True):
+        for (k, i), uid, rec in zip(slots, uids, contents, strict=True):
+            c.zones[k][i] = uid
             new = dict(rec)
             new["@z"] = k
-            c.ents[c.zones[k][i]] = new
+            c.ents[uid] = new
     c.rng = rng.getrandbits(64)
     c._decision = None
     return c

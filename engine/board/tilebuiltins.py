@@ -33,7 +33,8 @@ _SHARED = [
     ("remove", "ent", "none", True, "Take a piece off the board for good."),
     ("move_to", "ent any", "none", True, "Move a piece to a square."),
     ("pieces", "any?", "list:ent", False, "The pieces on the board, optionally of some kinds."),
-    ("pieces_at", "any any?", "list:ent", False, "The pieces on a square, optionally of some kinds."),
+    ("pieces_at", "any any?", "list:ent", False,
+     "The pieces on a square, optionally of some kinds."),
     ("piece_at", "any any", "ent", False, "The first piece of some kinds on a square, or none."),
     ("stacked", "any", "list", False, "Squares holding more than one piece of some kinds."),
 ]

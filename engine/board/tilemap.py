@@ -126,7 +126,8 @@ class Map:
                     touched.add(nb)
             m.adj[sq] = tuple(sorted(links))
         for nb in touched:
-            m.adj[nb] = tuple(sorted({*m.adj.get(nb, ()), *(s for s in new if nb in m.adj.get(s, ()))}))
+            back = (s for s in new if nb in m.adj.get(s, ()))
+            m.adj[nb] = tuple(sorted({*m.adj.get(nb, ()), *back}))
         front = set(self.frontier)
         front.discard(at)
         for dx, dy in STEP.values():

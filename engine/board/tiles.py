@@ -28,8 +28,8 @@ from __future__ import annotations
 import re
 
 from engine.board.registry import register_type
-from engine.board.tilepieces import KEY, PiecesOnSquares, is_cell, sq_key
 from engine.board.tilemap import MIDDLE, Map, MapCache, Rules, TileDef, extend_key, roads_from
+from engine.board.tilepieces import KEY, PiecesOnSquares, is_cell, sq_key
 from engine.dsl.runtime import MISSING
 from engine.dsl.values import E, P, Z
 from engine.errors import RuleRuntimeError, did_you_mean
@@ -133,9 +133,10 @@ class TileBoard(PiecesOnSquares, Extension):
     def describe(self, v) -> str | None:
         return sq_key(v) if is_cell(v) else None
 
-    def render(self, S, viewer=None):
+    def render(self, S, viewer=None, **size):
+        """The map drawn for a terminal (`width`, `height` in characters; default 80 × 44)."""
         from engine.board.tilerender import render
-        return render(self, S, viewer)
+        return render(self, S, viewer, **size)
 
     # ---------- squares and tiles ----------
     def cell(self, S, x, y):
