@@ -84,6 +84,7 @@ class GridBoard(PieceBoard):
         self.adj = {c: tuple(Cell(c[0] + dr, c[1] + dc) for dr, dc in deltas
                              if Cell(c[0] + dr, c[1] + dc) in self.cellset) for c in self.order}
         self._drawing = None
+        self._tables: dict = {}  # target -> {cell: distance}: steps ask the same distances often
 
     # ---------- geometry ----------
     def has_cell(self, c) -> bool:
@@ -96,6 +97,13 @@ class GridBoard(PieceBoard):
         return self.adj.get(c, ())
 
     def dist(self, a, b) -> int:
+        table = self._tables.get(b)
+        if table is None:
+            table = self._tables[b] = {c: self.raw_dist(c, b) for c in self.order}
+        d = table.get(a)
+        return self.raw_dist(a, b) if d is None else d
+
+    def raw_dist(self, a, b) -> int:
         ar, ac = (a[0], a[1]) if type(a) is Cell else (a.row, a.col)
         br, bc = (b[0], b[1]) if type(b) is Cell else (b.row, b.col)
         dr, dc = abs(ar - br), abs(ac - bc)
@@ -125,11 +133,15 @@ class GridBoard(PieceBoard):
     def steps(self, S, x, target, closer: bool, through: bool) -> list:
         origin = self.cell_of(S, x)
         goal = self.where(S, target, "a cell or point")
-        now = self.dist(origin, goal)
+        table = self._tables.get(goal)
+        if table is None:
+            self.dist(origin, goal)
+            table = self._tables[goal]
+        now = table[origin]
         occ = None if through else self.occupancy(S, x.i if type(x) is not Cell else -1)
         out = []
         for c in self.adj[origin]:
-            d = self.dist(c, goal)
+            d = table[c]
             if (d < now if closer else d > now) and (occ is None or self.has_room(occ, c)):
                 out.append(c)
         if len(out) > 1:

@@ -103,6 +103,17 @@ class PieceBoard(Extension):
     def has_room(self, occ: dict, c) -> bool:
         return self.capacity is None or occ.get(c, 0) < self.capacity
 
+    def room_among(self, S, uids: list[int]) -> bool:
+        """Whether a cell holding `uids` has room for one more counted piece."""
+        if self.capacity is None:
+            return True
+        ents = S.ents
+        return sum(1 for u in uids if ents[u]["id"] not in self.markers) < self.capacity
+
+    def others_at(self, S, c, skip: int) -> list[int]:
+        ents = S.ents
+        return [u for u in S.zones[self.zone] if u != skip and ents[u].get("cell") == c]
+
     def uids_at(self, S, c, kinds=None) -> list[int]:
         ents = S.ents
         uids = [u for u in S.zones[self.zone] if ents[u].get("cell") == c]
@@ -139,7 +150,7 @@ class PieceBoard(Extension):
 
     def free(self, S, c) -> bool:
         c = self.cell_of(S, c)
-        return self.has_cell(c) and self.has_room(self.occupancy(S), c)
+        return self.has_cell(c) and self.room_among(S, self.others_at(S, c, -1))
 
     def free_cells(self, S, cells=None) -> list:
         """The cells (of a list or region, default the whole board) with room for a piece."""
@@ -191,7 +202,7 @@ class PieceBoard(Extension):
             raise RuleRuntimeError(f"place: expected a piece, got {S.describe(piece)}")
         c = self.check_cell(S, c)
         ent = S.ents[piece.i]
-        if ent["id"] not in self.markers and not self.has_room(self.occupancy(S, piece.i), c):
+        if ent["id"] not in self.markers and not self.room_among(S, self.others_at(S, c, piece.i)):
             raise RuleRuntimeError(f"place: cell {c!r} is full")
         if ent["@z"] != self.zone:
             S.move_ent(piece.i, self.zone_ref)
@@ -206,10 +217,10 @@ class PieceBoard(Extension):
         if c not in self.adjacent(origin):
             raise RuleRuntimeError(f"step: {c!r} is not next to {origin!r}")
         ent = S.ents[piece.i]
-        if not through and ent["id"] not in self.markers and \
-                not self.has_room(self.occupancy(S, piece.i), c):
+        there = self.others_at(S, c, piece.i)
+        if not through and ent["id"] not in self.markers and not self.room_among(S, there):
             raise RuleRuntimeError(f"step: cell {c!r} is full")
-        others = [E(u) for u in self.uids_at(S, c) if u != piece.i]
+        others = [E(u) for u in there]
         ent["cell"] = c
         if self.enter_event:
             S.emit(self.enter_event, {"piece": piece, "cell": c, "origin": origin,
