@@ -3,8 +3,8 @@
     policies:
       greedy:
         rules:
-          - {play: chainsaw, if: "turn.black >= 5"}
-          - {play: fear, score: "target.distance"}     # the leader is the best target
+          - {play: shield, if: "turn.threat >= 5"}
+          - {play: steal, score: "target.score"}     # the leader is the best target
           - {play: pass}
         otherwise: random
 

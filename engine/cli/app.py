@@ -22,6 +22,8 @@ COMMAND_MODULES = [
     "engine.cli.validate",    # validate
     "engine.cli.play",        # play, replay
     "engine.cli.sim",         # sim
+    "engine.cli.compare",     # compare
+    "engine.cli.sweep",       # sweep
     "engine.cli.scenarios",   # scenario
     "engine.cli.scores",      # scores
 ]

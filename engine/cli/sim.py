@@ -1,46 +1,93 @@
-"""`horde sim`: many games with bots, summarised as win rates and game lengths."""
+"""`horde sim`: many games with bots, reported as win rates with intervals, draws, lengths,
+action use, the pack's metrics and balance measures.
+
+The options and helpers the three balance commands share (`sim`, `compare`, `sweep`) live
+here too: bots per seat, worker processes, the progress bar, and what to do on Ctrl-C
+(stop, then still print and write what was played, and exit 130).
+"""
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
-from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.text import Text
 
 from engine.cli.common import HouseOpt, JsonOpt, ModeOpt, PackArg, SetOpt, err, load_game, out
 
-
-def _pct(k: int, n: int) -> str:
-    return f"{100 * k / n:.1f}%" if n else "—"
-
-
-def report(result) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False,
-                  title=f"{result.games} games, {result.players} players, seed {result.seed}",
-                  title_justify="left")
-    for name, justify in (("Seat", "left"), ("Bot", "left"), ("Wins", "right"),
-                          ("Win rate", "right")):
-        table.add_column(name, justify=justify)
-    wins = result.wins
-    for seat in range(result.players):
-        table.add_row(f"P{seat}", Text(result.bots[seat]), str(wins[seat]),
-                      _pct(wins[seat], result.games))
-    n = result.games
-    table.add_section()
-    table.add_row("No winner", "", str(result.no_winner), _pct(result.no_winner, n))
-    table.add_row("Turn limit", "", str(result.limit_hits), _pct(result.limit_hits, n))
-    return table
+PlayersOpt = Annotated[int | None, typer.Option(
+    "--players", "-p", help="Number of players (default: the pack's default).")]
+BotsOpt = Annotated[str, typer.Option(
+    "--bots", "-b", metavar="BOTS",
+    help="Bots by seat, comma-separated (random, greedy, policy:NAME, mcts:200, mcts:0.5s); "
+         "the list cycles over the seats.")]
+GamesOpt = Annotated[int, typer.Option("-n", "--games", min=1, help="Games to play.")]
+BatchSeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Master seed of the batch.")]
+JobsOpt = Annotated[int, typer.Option(
+    "--jobs", "-j", min=0, help="Worker processes (0: one per core). Results do not depend on it.")]
+CsvOpt = Annotated[str | None, typer.Option(
+    "--csv", metavar="FILE", help="Write one CSV row per game to FILE.")]
+PlotOpt = Annotated[str | None, typer.Option(
+    "--plot", metavar="FILE.png", help="Draw the results to an image (needs horde[plot]).")]
 
 
-def lengths(result) -> Text:
-    t = result.turns
-    rate = result.games / result.seconds if result.seconds > 0 else 0.0
-    return Text(f"Game length in turns: mean {t['mean']:.1f}, median {t['median']:g}, "
-                f"p90 {t['p90']:g}\n{result.seconds:.2f} s, {rate:,.0f} games/s")
+class RateColumn(ProgressColumn):
+    """Games per second, as measured by the progress bar."""
+
+    def render(self, task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f} games/s" if speed else "… games/s", style="cyan")
+
+
+@contextmanager
+def progress_bar(total: int, what: str = "simulating") -> Iterator[Callable | None]:
+    """A progress callback drawing a bar on stderr, or None when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    columns = (TextColumn(what), BarColumn(), MofNCompleteColumn(), RateColumn(),
+               TextColumn("ETA"), TimeRemainingColumn())
+    with Progress(*columns, console=err(), transient=True) as bar:
+        task = bar.add_task(what, total=total)
+        yield lambda done, _total: bar.update(task, completed=done)
+
+
+def wide(console, width: int = 120):
+    """Wide tables stay whole when the output goes to a file or a pipe (Rich assumes 80
+    columns there); a terminal keeps its own width."""
+    if not console.is_terminal:
+        console.width = max(console.width, width)
+    return console
+
+
+def jobs_count(jobs: int) -> int:
+    from engine.sim.parallel import default_jobs
+    return default_jobs() if jobs == 0 else jobs
+
+
+def interrupted_note(results) -> None:
+    """Say that Ctrl-C cut the run short; the caller prints what there is, then exits 130."""
+    played = sum(r.games for r in results)
+    asked = sum(r.requested for r in results)
+    err().print(Text(f"Interrupted: reporting the {played} of {asked} games that finished.",
+                     style="yellow"))
+
+
+def finish(results) -> None:
+    if any(r.interrupted for r in results):
+        raise typer.Exit(130)
 
 
 def sim(
@@ -48,35 +95,44 @@ def sim(
     mode: ModeOpt = None,
     house: HouseOpt = None,
     set_: SetOpt = None,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-p", help="Number of players (default: the pack's default).")] = None,
-    bots: Annotated[str, typer.Option(
-        "--bots", "-b", metavar="BOTS",
-        help="Bots by seat, comma-separated; the list cycles over the seats.")] = "random",
-    games: Annotated[int, typer.Option("-n", "--games", min=1, help="Games to play.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Master seed of the batch.")] = 0,
+    players: PlayersOpt = None,
+    bots: BotsOpt = "random",
+    games: GamesOpt = 100,
+    seed: BatchSeedOpt = 0,
+    jobs: JobsOpt = 1,
     as_json: JsonOpt = False,
+    csv_file: CsvOpt = None,
+    plot: PlotOpt = None,
 ) -> None:
-    """Play many games with bots; print win rates, draws and game lengths."""
+    """Play many games with bots: win rates with 95% intervals, draws, game lengths, how
+    often each action was chosen, the pack's metrics and balance measures."""
     from engine.sim import simulate
+    from engine.sim.measures import report
 
     game = load_game(pack, mode, house, set_)
-    specs = bots.split(",")
-    if sys.stderr.isatty():
-        columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                   TimeRemainingColumn())
-        with Progress(*columns, console=err(), transient=True) as bar:
-            task = bar.add_task("sim", total=games)
-            result = simulate(game, players, specs, games, seed,
-                              progress=lambda done, total: bar.update(task, completed=done))
-    else:
-        result = simulate(game, players, specs, games, seed)
-    console = out()
+    with progress_bar(games) as progress:
+        result = simulate(game, players, bots.split(","), games, seed, progress=progress,
+                          jobs=jobs_count(jobs))
+    if result.interrupted:
+        interrupted_note([result])
+    rep = report(result)
+    if csv_file:
+        from engine.sim.output import write_csv
+        write_csv(csv_file, [result])
+    if plot:
+        from engine.sim.plots import sim_plot
+        sim_plot(rep, [r.turns for r in result.records], plot,
+                 f"{game.title}: {result.games} games, {', '.join(result.bots)}")
+    console = wide(out())
     if as_json:
-        console.file.write(result.to_json() + "\n")
-        return
-    console.print(report(result))
-    console.print(lengths(result))
+        console.file.write(json.dumps(rep, sort_keys=True) + "\n")
+    else:
+        from engine.sim.report import sim_report
+        console.print(sim_report(rep, result))
+        for path in (csv_file, plot):
+            if path:
+                console.print(Text(f"wrote {path}", style="dim"))
+    finish([result])
 
 
 def register(app: typer.Typer) -> None:

@@ -1,7 +1,7 @@
-"""Batch simulation and its statistics: many games with bots, reproducible from one seed."""
+"""Balance tools: batch simulation, statistics, measures, comparisons, sweeps and plots."""
 
 from engine.sim.batch import simulate
+from engine.sim.result import GameRecord, SimResult
 from engine.sim.seeds import derive_seed
-from engine.sim.stats import GameRecord, SimResult
 
 __all__ = ["GameRecord", "SimResult", "derive_seed", "simulate"]

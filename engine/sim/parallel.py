@@ -1,0 +1,190 @@
+"""Running batches of games in one process or several, with the same results either way.
+
+A compiled `Game` holds generated functions and cannot be pickled, so a worker process
+rebuilds it from its recipe (`GameSpec`: the pack file, mode, params and house rules) and
+checks that the rebuilt rules hash the same. Work is cut into small chunks of game indices,
+dealt round-robin over the batches (so an interrupted comparison has played every variant
+about equally), and every record goes back to its place by game index: since a game depends
+only on (master seed, index), K workers give exactly what one does.
+
+Workers are started with the `spawn` method (safe with threads, the same on every OS) and
+ignore SIGINT: Ctrl-C reaches the parent, which stops the pool and keeps what has finished.
+"""
+
+from __future__ import annotations
+
+import math
+import signal
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from engine.errors import HordeError, PackError
+from engine.sim.batch import check_bots, compile_metrics, new_result, play_one, seat_specs
+from engine.sim.result import SimResult
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """How to build a game again in another process."""
+
+    ref: str
+    mode: str | None
+    params: tuple
+    house: tuple
+    hash: str
+
+    @classmethod
+    def of(cls, game) -> GameSpec:
+        if not game.files:
+            raise HordeError("this game was not loaded from files, so worker processes cannot "
+                             "rebuild it", hint="use --jobs 1")
+        return cls(game.files[0], game.mode, tuple(sorted(game.params.items())),
+                   tuple(game.house), game.hash)
+
+    def load(self):
+        from engine.api import load
+        game = load(self.ref, mode=self.mode, params=dict(self.params), house=list(self.house))
+        if game.hash != self.hash:
+            raise HordeError(f"{self.ref} changed while the simulation was starting")
+        return game
+
+
+@dataclass
+class Batch:
+    """n games of one game (a variant) with one seating of bots, from one master seed."""
+
+    game: object
+    players: int
+    specs: list[str]
+    n: int
+    seed: int
+    label: str = ""
+    metrics: list = field(default_factory=list)
+
+    @classmethod
+    def of(cls, game, players: int | None, bots: Sequence[str], n: int, seed: int,
+           label: str = "") -> Batch:
+        players = game.players_default if players is None else players
+        if not game.players_min <= players <= game.players_max:
+            raise HordeError(f"{game.title} is for {game.players_min} to {game.players_max} "
+                             f"players, not {players}")
+        if n < 0:
+            raise HordeError(f"cannot play {n} games")
+        specs = seat_specs(bots, players)
+        check_bots(game, specs)
+        return cls(game, players, specs, n, seed, label, compile_metrics(game))
+
+    def worker_args(self) -> tuple:
+        return GameSpec.of(self.game), self.players, self.specs, self.seed
+
+
+def chunks(batches: Sequence[Batch], jobs: int) -> list[tuple[int, int, int]]:
+    """(batch, start, stop) pieces of work, round-robin over the batches."""
+    per: list[list[tuple[int, int, int]]] = []
+    for b, batch in enumerate(batches):
+        size = max(1, min(20, batch.n // max(jobs * 20, 1))) if jobs > 1 else 1
+        per.append([(b, s, min(s + size, batch.n)) for s in range(0, batch.n, size)])
+    out = []
+    for k in range(max((len(p) for p in per), default=0)):
+        out += [p[k] for p in per if k < len(p)]
+    return out
+
+
+def run_batches(batches: Sequence[Batch], jobs: int = 1,
+                progress: Callable[[int, int], None] | None = None) -> list[SimResult]:
+    """Play every batch; results in batch order, records in index order.
+
+    Ctrl-C stops early: each result then holds the games that finished."""
+    results = [new_result(b.game, b.players, b.specs, b.seed, b.n) for b in batches]
+    for r, b in zip(results, batches, strict=True):
+        r.label = b.label
+    work = chunks(batches, jobs)
+    total = sum(b.n for b in batches)
+    start = time.perf_counter()
+    try:
+        if jobs <= 1 or len(work) <= 1:
+            _serial(batches, work, results, total, progress)
+        else:
+            _parallel(batches, work, results, total, progress, jobs)
+    except KeyboardInterrupt:
+        pass
+    seconds = time.perf_counter() - start
+    for r in results:
+        r.records.sort(key=lambda rec: rec.index)
+        r.seconds = seconds
+    return results
+
+
+def _serial(batches, work, results, total, progress) -> None:
+    done = 0
+    for b, lo, hi in work:
+        batch = batches[b]
+        for i in range(lo, hi):
+            results[b].records.append(play_one(batch.game, batch.players, batch.specs,
+                                               batch.seed, i, batch.metrics))
+            done += 1
+            if progress is not None:
+                progress(done, total)
+
+
+def _parallel(batches, work, results, total, progress, jobs: int) -> None:
+    import multiprocessing
+
+    args = [b.worker_args() for b in batches]
+    ctx = multiprocessing.get_context("spawn")
+    pool = ctx.Pool(min(jobs, len(work)), initializer=_init_worker, initargs=(args,))
+    done = 0
+    try:
+        for b, records, error in pool.imap_unordered(_play_chunk, work):
+            if error is not None:
+                raise _rebuild(error)
+            results[b].records.extend(records)
+            done += len(records)
+            if progress is not None:
+                progress(done, total)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+# ---------- the worker side ----------
+
+_BATCHES: list = []
+_GAMES: dict = {}
+
+
+def _init_worker(args: list) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _BATCHES[:] = args
+
+
+def _play_chunk(task: tuple[int, int, int]):
+    b, lo, hi = task
+    spec, players, specs, seed = _BATCHES[b]
+    try:
+        if spec not in _GAMES:
+            game = spec.load()
+            _GAMES[spec] = (game, compile_metrics(game))
+        game, metrics = _GAMES[spec]
+        records = [play_one(game, players, specs, seed, i, metrics) for i in range(lo, hi)]
+    except HordeError as exc:  # its pickled form would lose the problems and their spans
+        return b, [], (type(exc), exc.problems)
+    return b, records, None
+
+
+def _rebuild(error) -> HordeError:
+    cls, problems = error
+    if issubclass(cls, PackError):
+        return cls(problems)
+    p = problems[0]
+    return cls(p.message, p.span, p.hint)
+
+
+def default_jobs() -> int:
+    """Worker processes when asked for `--jobs 0`: one per core."""
+    import os
+    return max(1, math.floor(os.cpu_count() or 1))
