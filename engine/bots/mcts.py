@@ -123,7 +123,8 @@ class MCTSBot:
     def _ucb(self, node: _Node) -> float:
         if node.visits == 0:
             return math.inf
-        return node.value / node.visits + self.c * math.sqrt(math.log(max(node.avail, 1)) / node.visits)
+        explore = math.sqrt(math.log(max(node.avail, 1)) / node.visits)
+        return node.value / node.visits + self.c * explore
 
 
 def _rollout_policy(game, seed: int):
@@ -145,5 +146,6 @@ def _make_mcts(arg, seed, game):
             else:
                 budget["iterations"] = int(arg)
         except ValueError:
-            raise HordeError(f"mcts:{arg}: give iterations (mcts:200) or seconds (mcts:0.5s)") from None
+            raise HordeError(f"mcts:{arg}: give iterations (mcts:200) or seconds (mcts:0.5s)"
+                             ) from None
     return MCTSBot(seed, rollout=_rollout_policy(game, seed), **budget)
