@@ -25,8 +25,9 @@ _SHARED = [
     ("step_toward", "any any", "list", False, "The neighbours of a that are one move closer to b."),
     ("closest", "any list", "list", False,
      "The squares, pieces or players of a list nearest to a square (ties all kept)."),
-    ("open_steps", "any any", "list", False,
-     "The neighbours of a square or piece that hold no piece of some kinds."),
+    ("open_steps", "any any any?", "list", False,
+     "The neighbours of a square or piece that hold no piece of some kinds (with a third "
+     "argument, a list of targets: only those one move closer to the nearest target)."),
     ("approach", "any list", "list", False,
      "The neighbours of a square or piece one move closer to the nearest of some targets."),
     ("spawn", "card any", "ent", True, "A new piece of a kind on a square."),

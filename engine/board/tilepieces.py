@@ -3,9 +3,9 @@
 A piece is an entity of a declared kind (`kinds:`) with a `cell` field, so labels read
 `kind@x,y`. Finding "the piece on this square" is the commonest question a turn asks, so
 the board keeps an index square -> piece uids in the state (`S.vars['@tiles']['at']`,
-plain data) and every change goes through these methods, which keep the index and the
-pieces' `cell` fields in step. Each lookup is then a dictionary access instead of a scan
-of every entity.
+plain data; the uids of a square are a tuple, so cloning a state does not copy them) and
+every change goes through these methods, which keep the index and the pieces' `cell` fields
+in step. Each lookup is then a dictionary access instead of a scan of every entity.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ def is_cell(v) -> bool:
 
 
 def sq_key(sq) -> str:
+    """"x,y": how a square is named in the piece index and in labels."""
     return f"{sq[0]},{sq[1]}"
 
 
@@ -56,7 +57,7 @@ class PiecesOnSquares:
             raise RuleRuntimeError(f"spawn: '{kind}' is not a piece kind of this pack")
         uid = S.new_entity(kind, kd.fields)
         S.ents[uid]["cell"] = sq
-        self._index(S).setdefault(sq_key(sq), []).append(uid)
+        self._add(S, uid, sq)
         return E(uid)
 
     def remove(self, S, e) -> None:
@@ -73,17 +74,24 @@ class PiecesOnSquares:
         self._square(S, sq, "move_to")
         self._unindex(S, e.i, ent.get("cell"))
         ent["cell"] = sq
-        self._index(S).setdefault(sq_key(sq), []).append(e.i)
+        self._add(S, e.i, sq)
+
+    def _add(self, S, uid: int, sq) -> None:
+        idx = self._index(S)
+        k = sq_key(sq)
+        idx[k] = (*idx.get(k, ()), uid)
 
     def _unindex(self, S, uid: int, sq) -> None:
         if sq is None:
             return
         idx = self._index(S)
         k = sq_key(sq)
-        lst = idx.get(k)
-        if lst and uid in lst:
-            lst.remove(uid)
-            if not lst:
+        here = idx.get(k)
+        if here and uid in here:
+            rest = tuple(u for u in here if u != uid)
+            if rest:
+                idx[k] = rest
+            else:
                 del idx[k]
 
     def pieces_at(self, S, sq, kinds=None) -> list:

@@ -211,16 +211,26 @@ class TileBoard(PiecesOnSquares, Extension):
                 out.append(x)
         return out
 
-    def open_steps(self, S, x, kinds) -> list:
-        """The neighbours of a square (or a piece's square) holding no piece of the kind(s)."""
-        sq = self.square_of(S, x)
+    def open_steps(self, S, x, kinds, toward=None) -> list:
+        """The neighbours of a square (or a piece's square) holding no piece of the kind(s);
+        with `toward` (a list of squares, pieces or players), only those one move closer to
+        the nearest of them. The commonest question of a chase, answered in one call."""
+        if type(x) is E:
+            sq = S.ents[x.i].get("cell") if x.i in S.ents else None
+        else:
+            sq = self.square_of(S, x)
         if sq is None:
             return []
+        m = self.map(S)
+        steps = m.adj.get(sq, ())
+        if toward is not None:
+            near = set(self.approach(S, sq, toward))
+            steps = [nb for nb in steps if nb in near]
         want = {kinds} if isinstance(kinds, str) else set(kinds)
         index = S.vars[KEY]["at"]
         ents = S.ents
         out = []
-        for nb in self.map(S).adj.get(sq, ()):
+        for nb in steps:
             uids = index.get(sq_key(nb))
             if not uids or not any(ents[u]["id"] in want for u in uids):
                 out.append(nb)
