@@ -164,50 +164,61 @@ def _fmt(v: float, rate: bool) -> str:
 
 
 def _sweep_heatmap(sweep: dict, path, title: str) -> None:
-    from matplotlib.colors import TwoSlopeNorm
+    """The chosen measure (★ on the cells closest to the target) and, beside it, what a
+    designer weighs it against: game length, or the no-winner share when length is chosen."""
     px, py = sweep["params"][0], sweep["params"][1]  # x: first param, y: second
     xs, ys = px["values"], py["values"]
-    rate = sweep["rate"]
-    grid = [[None] * len(xs) for _ in ys]
-    cells = {}
-    for c in sweep["cells"]:
-        i, j = ys.index(c["params"][py["name"]]), xs.index(c["params"][px["name"]])
-        grid[i][j] = c["measure"]["value"]
-        cells[i, j] = c
-    vals = [v for row in grid for v in row if v is not None]
+    fig = _figure(max(9.0, 1.1 * len(xs) + 4.0), max(4.4, 0.6 * len(ys) + 2.4))
+    fig.suptitle(f"{title}\ncells: value ± half its 95% interval", fontsize=11)
+    main, side = fig.subplots(1, 2, width_ratios=[1.35, 1])
+    cells = {(ys.index(c["params"][py["name"]]), xs.index(c["params"][px["name"]])): c
+             for c in sweep["cells"]}
     target = sweep.get("target")
-    fig = _figure(max(6.5, 1.0 * len(xs) + 2.5), max(4.5, 0.75 * len(ys) + 2))
-    ax = fig.subplots()
+    note = f" (★ closest to {_fmt(target, sweep['rate'])})" if target is not None else ""
+    _heat(fig, main, cells, xs, ys, lambda c: c["measure"], sweep["rate"], target,
+          sweep["measure_label"] + note, stars=target is not None)
+    if sweep["measure"] == "turns":
+        _heat(fig, side, cells, xs, ys, lambda c: c["no_winner"], True, None, "no winner")
+    else:
+        _heat(fig, side, cells, xs, ys, lambda c: c["turns"], False, None, "turns per game")
+    for ax in (main, side):
+        ax.set_xlabel(px["name"])
+        ax.set_ylabel(py["name"])
+    _save(fig, path)
+
+
+def _heat(fig, ax, cells: dict, xs, ys, pick, rate: bool, target, label: str,
+          stars: bool = False) -> None:
+    from matplotlib.colors import TwoSlopeNorm
+    data = [[float("nan")] * len(xs) for _ in ys]
+    for (i, j), c in cells.items():
+        data[i][j] = pick(c)["value"]
+    vals = [pick(c)["value"] for c in cells.values()]
     lo, hi = min(vals), max(vals)
     if target is not None and lo < target < hi:
         norm, cmap = TwoSlopeNorm(vcenter=target, vmin=lo, vmax=hi), "RdBu_r"
     else:
-        norm, cmap = None, "viridis"
-    data = [[float("nan") if v is None else v for v in row] for row in grid]
+        norm, cmap = None, "viridis" if rate else "magma_r"
     im = ax.imshow(data, cmap=cmap, norm=norm, origin="lower", aspect="auto")
-    bar = fig.colorbar(im, ax=ax, label=sweep["measure_label"])
+    bar = fig.colorbar(im, ax=ax)
     if rate:
         from matplotlib.ticker import PercentFormatter
         bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     for (i, j), c in cells.items():
-        e = c["measure"]
+        e = pick(c)
         v = e["value"]
         shade = im.cmap(im.norm(v))
         dark = 0.299 * shade[0] + 0.587 * shade[1] + 0.114 * shade[2] < 0.5
         half = (e["hi"] - e["lo"]) / 2
-        text = (f"{100 * v:.0f}%\n±{100 * half:.0f}" if rate else f"{v:.1f}\n±{half:.1f}")
-        star = c["rank"] is not None and c["rank"] < 3
+        text = f"{100 * v:.0f}%\n±{100 * half:.0f}" if rate else f"{v:.1f}\n±{half:.1f}"
+        star = stars and c["rank"] is not None and c["rank"] < 3
         ax.text(j, i, ("★ " if star else "") + text, ha="center", va="center", fontsize=8,
                 color="white" if dark else "black", fontweight="bold" if star else "normal")
         if star:
             ax.add_patch(_box(j, i))
     ax.set_xticks(range(len(xs)), [str(x) for x in xs])
     ax.set_yticks(range(len(ys)), [str(y) for y in ys])
-    ax.set_xlabel(px["name"])
-    ax.set_ylabel(py["name"])
-    note = f" — ★ closest to {_fmt(target, rate)}" if target is not None else ""
-    ax.set_title(f"{title}{note}", fontsize=10)
-    _save(fig, path)
+    ax.set_title(label, fontsize=10)
 
 
 def _box(j: int, i: int):
