@@ -218,7 +218,11 @@ def current_decision(S) -> Decision | None:
     node = S.game.nodes[fr[0]]
     L = flow_locals(S)
     if node.kind == ASK:
-        who = evaluate(S, node.who, L) if node.who is not None else S.players[S.cur]
+        steps = S.steps  # recomputing is not playing: a reloaded state keeps its step count
+        try:
+            who = evaluate(S, node.who, L) if node.who is not None else S.players[S.cur]
+        finally:
+            S.steps = steps
         binds = legal_bindings(S, node.point, who.i, L)
         if node.can_pass:
             binds["pass"] = (None, {})
