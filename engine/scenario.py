@@ -13,9 +13,12 @@ A scenario file holds one scenario (a mapping) or several (a list of mappings):
     turns: 1                              # optional: freeze the game after this many turns
     expect:                               # expressions that must all be true at the end
       - players[0].health == 2
+    expect_law: [conservation]            # optional: engine laws (engine.laws.LAWS) that
+                                          # must hold after every decision
 
 Every forced roll must be used and every decision must be legal when its turn comes, so a
 scenario cannot pass by accident because the game never reached the situation it names.
+`pack:` is a pack id, or a path relative to the scenario file (or to the working folder).
 """
 
 from __future__ import annotations
@@ -84,29 +87,18 @@ def _run(spec: dict, node, base_dir: Path):
     house = tuple(str((base_dir / h).resolve()) if not Path(h).is_absolute() else h
                   for h in spec.get("house", []))
     params = tuple(sorted((spec.get("params") or {}).items()))
-    game = _game(spec["pack"], spec.get("mode"), params, house)
+    pack = spec["pack"]
+    if (base_dir / pack).exists() and not Path(pack).is_absolute():
+        pack = str((base_dir / pack).resolve())
+    game = _game(pack, spec.get("mode"), params, house)
     setup = None
     if spec.get("setup"):
         setup = game.compile_expr(spec["setup"], effect=True, where=_child(node, "setup"))
     checks = [(text, game.compile_expr(text, where=_child(node, "expect", k)))
               for k, text in enumerate(spec.get("expect", []))]
 
-    def prepare(S):
-        if setup is not None:
-            from engine.flow.machine import run_effect
-            run_effect(S, setup, {})
-        S.forced = list(spec.get("rolls", []))
-        S.stop_turns = spec.get("turns")
-
-    S = game.new_state(players=spec.get("players"), seed=spec.get("seed", 0), prepare=prepare)
-    for k, label in enumerate(spec.get("decisions", [])):
-        d = S.decision()
-        if d is None:
-            raise ScenarioFailure(f"decision {k + 1} ({label!r}): the game is already over")
-        if label not in d.index:
-            raise ScenarioFailure(f"decision {k + 1} ({label!r}) is not legal for P{d.player} "
-                                  f"at {d.point}; legal: {', '.join(d.actions)}")
-        S.apply(label)
+    laws = spec.get("expect_law") or []
+    S = _play(game, spec, setup, [laws] if isinstance(laws, str) else laws)
     if S.forced:
         raise ScenarioFailure(f"{len(S.forced)} forced roll(s) were never used: {S.forced}")
     from engine.flow.machine import evaluate
@@ -114,6 +106,53 @@ def _run(spec: dict, node, base_dir: Path):
     if failed:
         raise ScenarioFailure("expectation failed: " + "; ".join(failed) + "\n" + describe(S))
     return S
+
+
+def _play(game, spec: dict, setup, laws: list[str]):
+    """Set up, force the rolls and take the decisions; with `laws`, check those engine laws
+    (engine.laws) on the first state and after every decision."""
+    from engine.laws import Watch, determinism
+    watch = Watch(game, laws) if laws else None
+
+    def prepare(S):
+        if setup is not None:
+            from engine.flow.machine import run_effect
+            run_effect(S, setup, {})
+        S.forced = list(spec.get("rolls", []))
+        S.stop_turns = spec.get("turns")
+        if watch is not None:
+            watch.start(S)
+
+    def new_state():
+        return game.new_state(players=spec.get("players"), seed=spec.get("seed", 0),
+                              prepare=prepare)
+
+    S = new_state()
+    if watch is not None:
+        _lawful(watch.check(S), "at the start")
+    for k, label in enumerate(spec.get("decisions", [])):
+        d = S.decision()
+        if d is None:
+            raise ScenarioFailure(f"decision {k + 1} ({label!r}): the game is already over")
+        if label not in d.index:
+            raise ScenarioFailure(f"decision {k + 1} ({label!r}) is not legal for P{d.player} "
+                                  f"at {d.point}; legal: {', '.join(d.actions)}")
+        if watch is None:
+            S.apply(label)
+        else:
+            taken = watch.apply(S, label)
+            _lawful(watch.check(S) + taken, f"after decision {k + 1} ({label!r})")
+    if "determinism" in laws:
+        again = new_state()
+        for label in spec.get("decisions", []):
+            again.apply(label)
+        _lawful(determinism(S, again), "replaying the same decisions")
+    return S
+
+
+def _lawful(broken: list, when: str) -> None:
+    if broken:
+        raise ScenarioFailure(f"law broken {when}: " + "; ".join(map(str, broken)))
 
 
 def _child(node, *path):
