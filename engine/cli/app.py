@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "engine.cli.compare",     # compare
     "engine.cli.sweep",       # sweep
     "engine.cli.scenarios",   # scenario
+    "engine.cli.check",       # check
     "engine.cli.scores",      # scores
 ]
 

@@ -1,0 +1,157 @@
+"""Hypothesis drives the games: a seed, a player count, then an index for every decision.
+
+Drawing one index per decision (`data.draw(integers(0, n - 1))`) makes a game a plain
+sequence of small choices, which Hypothesis shrinks well: fewer decisions, earlier
+actions, a smaller seed. Hypothesis keeps failing sequences in an example database, so a
+re-run tries the known failures first; the database lives in the user's cache folder, one
+folder per pack configuration (not per pack version: after a fix, the old failure is the
+first thing worth retrying).
+
+We keep the shortest failure we saw ourselves, too. Shrinking a game that fails only after
+thousands of decisions could take very long, so after `shrink_seconds` the remaining
+attempts are skipped and the shortest failure so far is the answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.check.play import Broken, Failure, play
+from engine.errors import HordeError
+from engine.laws import LAWS
+
+# Past this many decisions in one game, the rest are chosen by a seeded generator whose
+# seed Hypothesis draws: the choice sequence stays well inside Hypothesis's buffer.
+DRAWN_DECISIONS = 2000
+
+
+@dataclass
+class CheckResult:
+    games: int
+    steps: int
+    seconds: float
+    examples: int
+    laws: list[str]
+    failure: Failure | None = None
+    failing_games: int = 0  # games that broke a law (the first one, then shrinking)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+def cache_dir() -> Path:
+    """horde's cache folder: $HORDE_CACHE_DIR, else $XDG_CACHE_HOME/horde or ~/.cache/horde."""
+    if os.environ.get("HORDE_CACHE_DIR"):
+        return Path(os.environ["HORDE_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "horde"
+
+
+def database_path(*config) -> Path:
+    """The example database folder for one configuration (pack, mode, house, params...)."""
+    key = hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
+    return cache_dir() / "hypothesis" / key[:16]
+
+
+def _chooser(data, st) -> Callable[[int], int]:
+    count = 0
+    rnd: random.Random | None = None
+
+    def choose(n: int) -> int:
+        nonlocal count, rnd
+        if n <= 1:
+            return 0
+        if count < DRAWN_DECISIONS:
+            count += 1
+            return data.draw(st.integers(0, n - 1))
+        if rnd is None:
+            rnd = random.Random(data.draw(st.integers(0, 2**32 - 1)))
+        return rnd.randrange(n)
+
+    return choose
+
+
+def _shorter(a: Failure, b: Failure | None) -> bool:
+    return b is None or (len(a.steps), a.players, a.seed) < (len(b.steps), b.players, b.seed)
+
+
+def run_check(game, *, players: int | None = None, examples: int = 100, seed: int | None = None,
+              max_steps: int | None = 5000, database: Path | None = None,
+              laws: Iterable[str] = LAWS, time_limit: float | None = None,
+              shrink_seconds: float = 60.0, horizon: int | None = None, dense: int | None = 100,
+              tries: int | None = 8,
+              progress: Callable[[CheckResult], None] | None = None) -> CheckResult:
+    """Play up to `examples` games chosen by Hypothesis; the result holds the shortest failure
+    found (after shrinking), or none. No new game starts after `time_limit` seconds (a
+    failure found by then is still shrunk). `max_steps`, `tries`, `dense` and `horizon` are
+    passed to `play`."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, reporting, settings
+    from hypothesis import seed as fixed_seed
+    from hypothesis import strategies as st
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    if players is not None and not game.players_min <= players <= game.players_max:
+        raise HordeError(f"{game.title} is for {game.players_min} to {game.players_max} "
+                         f"players, not {players}")
+    laws = list(laws)
+    result = CheckResult(0, 0, 0.0, examples, laws)
+    first_failure: list[float] = []
+    start = time.perf_counter()
+    db = DirectoryBasedExampleDatabase(str(database)) if database is not None else None
+    count = st.just(players) if players is not None else st.integers(game.players_min,
+                                                                      game.players_max)
+
+    @settings(max_examples=examples, deadline=None, database=db, print_blob=False,
+              phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
+              report_multiple_bugs=False, verbosity=Verbosity.quiet,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                     HealthCheck.large_base_example,
+                                     HealthCheck.filter_too_much])
+    @given(seed=st.integers(0, 2**31 - 1), n=count, data=st.data())
+    def one_game(seed, n, data):
+        now = time.perf_counter()
+        if first_failure and now - first_failure[0] > shrink_seconds:
+            return  # enough shrinking: the shortest failure so far will do
+        if not first_failure and time_limit is not None and now - start > time_limit:
+            return  # out of time: the games played so far are the answer
+        result.games += 1
+        try:
+            result.steps += play(game, n, seed, _chooser(data, st), laws=laws,
+                                 max_steps=max_steps, tries=tries, dense=dense,
+                                 horizon=horizon)
+        except Broken as exc:
+            result.failing_games += 1
+            result.steps += len(exc.failure.steps)
+            if not first_failure:
+                first_failure.append(time.perf_counter())
+            if _shorter(exc.failure, result.failure):
+                result.failure = exc.failure
+            raise
+        finally:
+            result.seconds = time.perf_counter() - start
+            if progress is not None:
+                progress(result)
+
+    if seed is not None:
+        one_game = fixed_seed(seed)(one_game)
+    try:
+        with reporting.with_reporter(lambda _msg: None):
+            one_game()
+    except Broken:
+        pass
+    except Exception:
+        # Hypothesis found the failure unreliable (we stopped shrinking) or gave up: the
+        # failure we kept is still a real, replayable one. Without one, this is ours.
+        if result.failure is None:
+            raise
+    result.seconds = time.perf_counter() - start
+    return result

@@ -1,0 +1,101 @@
+"""`horde check`: property-test a pack's laws with Hypothesis; shrink what breaks them.
+
+The command is thin: `engine.check` plays and shrinks, `engine.check.report` words the
+outcome and writes the reproduction. Exit 0 when no law broke, 1 when one did (with a
+scenario file that fails the same way).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from engine.cli.common import HouseOpt, ModeOpt, PackArg, SetOpt, err, load_game, out, parse_sets
+
+
+def _title(pack: str, mode: str | None, house: list[str]) -> str:
+    return pack + (f" --mode {mode}" if mode else "") + "".join(f" --house {h}" for h in house)
+
+
+def _default_out(game) -> Path:
+    return Path(f"horde-check-{game.pack_id}" + (f"-{game.mode}" if game.mode else "") + ".yaml")
+
+
+def check(
+    pack: PackArg,
+    mode: ModeOpt = None,
+    house: HouseOpt = None,
+    set_: SetOpt = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", "-p",
+        help="Number of players (default: every count the pack allows).")] = None,
+    examples: Annotated[int, typer.Option(
+        "--examples", "-n", min=1,
+        help="Games to generate (shrinking a failure plays more).")] = 100,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", help="Seed Hypothesis with this, for a repeatable run.")] = None,
+    max_steps: Annotated[int, typer.Option(
+        "--max-steps", min=1,
+        help="Decisions a game may take before it counts as endless.")] = 5000,
+    time_limit: Annotated[float | None, typer.Option(
+        "--time", "-t", metavar="SECONDS", min=0,
+        help="Start no new game after this long (a failure found is still shrunk).")] = None,
+    scenario_out: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar="FILE",
+        help="Where to write the reproducing scenario (default: ./horde-check-PACK.yaml).")] = None,
+) -> None:
+    """Play many games chosen by Hypothesis, checking every law after every decision;
+    shrink a failure to the smallest game and write it as a scenario."""
+    from engine.check import database_path, run_check
+    from engine.check.report import failure_lines, law_lines, summary_line, write_scenario
+
+    house = list(house or [])
+    game = load_game(pack, mode, house, set_)
+    title = _title(pack, mode, house)
+    params = {k: game.params[k] for k in parse_sets(set_)}
+    db = database_path(pack, mode, house, sorted(params.items()), players, max_steps)
+    if sys.stderr.isatty():
+        columns = (TextColumn("[bold]checking[/] {task.description}"), BarColumn(),
+                   MofNCompleteColumn(), TextColumn("{task.fields[note]}"), TimeElapsedColumn())
+        with Progress(*columns, console=err(), transient=True) as bar:
+            task = bar.add_task(title, total=examples, note="")
+
+            def progress(r):
+                note = (f"law broken, shrinking: {r.failing_games} failing games, shortest "
+                        f"{len(r.failure.steps)} decisions" if r.failure else
+                        f"{r.steps:,} decisions")
+                bar.update(task, completed=min(r.games, examples), note=note)
+
+            result = run_check(game, players=players, examples=examples, seed=seed,
+                               max_steps=max_steps, database=db, time_limit=time_limit,
+                               progress=progress)
+    else:
+        result = run_check(game, players=players, examples=examples, seed=seed,
+                           max_steps=max_steps, database=db, time_limit=time_limit)
+    console = out()
+    if result.failure is None:
+        console.print(Text(f"✓ {title}: no law broken in {summary_line(result)}",
+                           style="bold green"))
+        console.print("  laws checked after every decision:")
+        for line in law_lines(game, result.laws):
+            console.print(Text(line), soft_wrap=True)
+        return
+    f = result.failure
+    path = write_scenario(f, scenario_out or _default_out(game), pack=pack, mode=mode,
+                          house=house, params=params)
+    console.print(Text(f"✗ {title}: a law is broken ({summary_line(result)}; "
+                       f"{result.failing_games} failing games while shrinking)", style="bold red"))
+    for line in failure_lines(f):
+        console.print(Text(line), soft_wrap=True)
+    console.print(Text(f"  reproduction: {path}  (`horde scenario {path}` fails the same way)"),
+                  soft_wrap=True)
+    raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("check")(check)
