@@ -31,6 +31,7 @@ from engine.cli.sim import (
     interrupted_note,
     jobs_count,
     progress_bar,
+    seating,
     wide,
 )
 from engine.errors import HordeError
@@ -125,7 +126,8 @@ def compare(
     if plot:
         from engine.sim.plots import compare_plot
         compare_plot(cmp, [[r.turns for r in res.records] for res in results], plot,
-                     f"{gameset[0].title}: {' vs '.join(names)}")
+                     f"{gameset[0].title}: {' vs '.join(names)} — {games} games each, "
+                     f"{seating(batches[0].specs)}")
     console = wide(out())
     if as_json:
         console.file.write(json.dumps(cmp, sort_keys=True) + "\n")

@@ -72,6 +72,13 @@ def wide(console, width: int = 120):
     return console
 
 
+def seating(specs: list[str]) -> str:
+    """`['random', 'random']` -> '2 random bots'; mixed seats are listed in seat order."""
+    if len(set(specs)) == 1:
+        return f"{len(specs)} {specs[0]} bot{'s' if len(specs) > 1 else ''}"
+    return ", ".join(specs)
+
+
 def jobs_count(jobs: int) -> int:
     from engine.sim.parallel import default_jobs
     return default_jobs() if jobs == 0 else jobs
@@ -122,7 +129,7 @@ def sim(
     if plot:
         from engine.sim.plots import sim_plot
         sim_plot(rep, [r.turns for r in result.records], plot,
-                 f"{game.title}: {result.games} games, {', '.join(result.bots)}")
+                 f"{game.title}: {result.games} games, {seating(result.bots)}")
     console = wide(out())
     if as_json:
         console.file.write(json.dumps(rep, sort_keys=True) + "\n")

@@ -30,6 +30,7 @@ from engine.cli.sim import (
     interrupted_note,
     jobs_count,
     progress_bar,
+    seating,
     wide,
 )
 from engine.errors import HordeError
@@ -148,8 +149,8 @@ def sweep(
         write_csv(csv_file, results)
     if plot:
         from engine.sim.plots import sweep_plot
-        sweep_plot(sw, plot, f"{batches[0].game.title}: {sw['measure_label']}, "
-                             f"{games} games per cell")
+        sweep_plot(sw, plot, f"{batches[0].game.title}: {sw['measure_label']} — {games} games "
+                             f"per cell, {seating(batches[0].specs)}")
     console = wide(out())
     if as_json:
         console.file.write(json.dumps(sw, sort_keys=True) + "\n")

@@ -154,8 +154,8 @@ def sentences(rows: list[dict], results: list[SimResult]) -> list[str]:
                 parts.append(f"games {abs(d['value']):.1f} ± {(d['hi'] - d['lo']) / 2:.1f} "
                              f"turns {more} ({before:.1f} → {after:.1f})")
             else:
-                parts.append(f"{row['label']} {100 * before:.0f}% → {100 * after:.0f}%, "
-                             f"{100 * d['value']:+.0f} ± {50 * (d['hi'] - d['lo']):.0f} points")
+                parts.append(f"{row['label']} {100 * before:.1f}% → {100 * after:.1f}%, "
+                             f"{100 * d['value']:+.1f} ± {50 * (d['hi'] - d['lo']):.1f} points")
         if parts:
             out.append(f"{r.label}: " + "; ".join(parts) + ".")
         else:

@@ -136,7 +136,9 @@ def _sweep_line(sweep: dict, path, title: str) -> None:
     ax = fig.subplots()
     name = sweep["params"][0]["name"]
     rate = sweep["rate"]
-    xs = [c["params"][name] for c in sweep["cells"]]
+    values = [c["params"][name] for c in sweep["cells"]]
+    numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+    xs = values if numeric else list(range(len(values)))
     est = [c["measure"] for c in sweep["cells"]]
     ys = [e["value"] for e in est]
     ax.fill_between(xs, [e["lo"] for e in est], [e["hi"] for e in est], alpha=0.25,
@@ -145,10 +147,11 @@ def _sweep_line(sweep: dict, path, title: str) -> None:
     if sweep.get("target") is not None:
         ax.axhline(sweep["target"], color="black", linestyle="--", linewidth=1,
                    label=f"target {_fmt(sweep['target'], rate)}")
-        for c in sweep["cells"]:
+        for x, c in zip(xs, sweep["cells"], strict=True):
             if c["rank"] is not None and c["rank"] < 3:
-                ax.plot([c["params"][name]], [c["measure"]["value"]], marker="*",
+                ax.plot([x], [c["measure"]["value"]], marker="*",
                         markersize=16, color="gold", markeredgecolor="black", zorder=5)
+    ax.set_xticks(xs, [str(v) for v in values])
     ax.set_xlabel(name)
     ax.set_ylabel(sweep["measure_label"])
     if rate:

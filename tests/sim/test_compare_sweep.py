@@ -71,8 +71,8 @@ def test_comparison_rows_and_sentences():
     assert p0["diffs"][0]["significant"] and p0["diffs"][0]["method"] == "paired"
     assert not rows["win_rate:1"]["diffs"][0]["significant"]
     [sentence] = cmp["sentences"]
-    assert sentence.startswith("health=4: P0 win rate 25% → 50%, +25 ± ")
-    assert "no winner 50% → 25%" in sentence and "turns longer (10.0 → 11.0)" in sentence
+    assert sentence.startswith("health=4: P0 win rate 25.0% → 50.0%, +25.0 ± ")
+    assert "no winner 50.0% → 25.0%" in sentence and "turns longer (10.0 → 11.0)" in sentence
     assert "P1 win rate" not in sentence
     same = compare([base, result("again", [w for w in [0, 1, None, None] * 100], [10] * n)])
     assert same["sentences"] == ["again: no significant change in win rates, draws or length "

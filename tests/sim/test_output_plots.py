@@ -62,13 +62,13 @@ def test_plots_are_images(small, rtb, tmp_path):
     compare_plot(compare([a, b]), [[r.turns for r in a.records], [r.turns for r in b.records]],
                  tmp_path / "cmp.png", "title")
     assert (tmp_path / "cmp.png").read_bytes().startswith(PNG)
-    for names, target in ((["x=1:2"], 0.4), (["x=1:2", "y=1:2"], 0.4),
+    for names, target in ((["x=1:2"], 0.4), (["r=easy,hard"], None), (["x=1:2", "y=1:2"], 0.4),
                           (["x=1:2", "y=3:4"], None)):
         ranges = [parse_param(n) for n in names]
         combos = combinations(ranges)
         results = [a, b, a, b][:len(combos)]
         sw = sweep(ranges, combos, results, "win_rate", target)
-        out = tmp_path / f"sweep{len(names)}{target}.png"
+        out = tmp_path / f"sweep{names[0]}{len(names)}{target}.png"
         sweep_plot(sw, out, "title")
         assert out.read_bytes().startswith(PNG)
     ranges = [parse_param(n) for n in ("x=1", "y=1", "z=1")]
