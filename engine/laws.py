@@ -349,7 +349,12 @@ class Watch:
         law = LAWS["round-trip"]
         out = self._log_round_trip(S)
         before = S.to_dict()
-        twins = [("a clone", S.clone()), ("a saved and loaded copy", _reloaded(self.game, before))]
+        twins = [("a clone", S.clone())]
+        try:
+            twins.append(("a saved and loaded copy", _reloaded(self.game, before)))
+        except Exception as exc:  # noqa: BLE001 - a state that cannot be saved breaks the law
+            out.append(Violation(law, None, f"the state cannot be saved and loaded: "
+                                 f"{type(exc).__name__}: {exc}", "round-trip"))
         for name, T in twins:
             if T.to_dict() != before:
                 out.append(Violation(law, None, f"{name} differs from the state in "

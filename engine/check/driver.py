@@ -94,10 +94,14 @@ def run_check(game, *, players: int | None = None, examples: int = 100, seed: in
     found (after shrinking), or none. No new game starts after `time_limit` seconds (a
     failure found by then is still shrunk). `max_steps`, `tries`, `dense` and `horizon` are
     passed to `play`."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, reporting, settings
-    from hypothesis import seed as fixed_seed
-    from hypothesis import strategies as st
-    from hypothesis.database import DirectoryBasedExampleDatabase
+    try:
+        from hypothesis import HealthCheck, Phase, Verbosity, given, reporting, settings
+        from hypothesis import seed as fixed_seed
+        from hypothesis import strategies as st
+        from hypothesis.database import DirectoryBasedExampleDatabase
+    except ImportError:
+        raise HordeError("horde check needs Hypothesis, which is not installed",
+                         hint="pip install hypothesis") from None
 
     if players is not None and not game.players_min <= players <= game.players_max:
         raise HordeError(f"{game.title} is for {game.players_min} to {game.players_max} "

@@ -38,7 +38,8 @@ def check(
         "--examples", "-n", min=1,
         help="Games to generate (shrinking a failure plays more).")] = 100,
     seed: Annotated[int | None, typer.Option(
-        "--seed", "-s", help="Seed Hypothesis with this, for a repeatable run.")] = None,
+        "--seed", "-s", help="Seed Hypothesis with this, for a repeatable run (which "
+        "neither reads nor writes the database of known failures).")] = None,
     max_steps: Annotated[int, typer.Option(
         "--max-steps", min=1,
         help="Decisions a game may take before it counts as endless.")] = 5000,
