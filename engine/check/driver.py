@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.check.play import Broken, Failure, play
+from engine.check.play import DENSE, Broken, Failure, play
 from engine.errors import HordeError
 from engine.laws import LAWS
 
@@ -87,7 +87,7 @@ def _shorter(a: Failure, b: Failure | None) -> bool:
 def run_check(game, *, players: int | None = None, examples: int = 100, seed: int | None = None,
               max_steps: int | None = 5000, database: Path | None = None,
               laws: Iterable[str] = LAWS, time_limit: float | None = None,
-              shrink_seconds: float = 60.0, horizon: int | None = None, dense: int | None = 100,
+              shrink_seconds: float = 60.0, horizon: int | None = None, dense: int | None = DENSE,
               tries: int | None = 8,
               progress: Callable[[CheckResult], None] | None = None) -> CheckResult:
     """Play up to `examples` games chosen by Hypothesis; the result holds the shortest failure
@@ -127,12 +127,13 @@ def run_check(game, *, players: int | None = None, examples: int = 100, seed: in
             return  # enough shrinking: the shortest failure so far will do
         if not first_failure and time_limit is not None and now - start > time_limit:
             return  # out of time: the games played so far are the answer
-        result.games += 1
         try:
             result.steps += play(game, n, seed, _chooser(data, st), laws=laws,
                                  max_steps=max_steps, tries=tries, dense=dense,
                                  horizon=horizon)
+            result.games += 1
         except Broken as exc:
+            result.games += 1
             result.failing_games += 1
             result.steps += len(exc.failure.steps)
             if not first_failure:
@@ -140,7 +141,7 @@ def run_check(game, *, players: int | None = None, examples: int = 100, seed: in
             if _shorter(exc.failure, result.failure):
                 result.failure = exc.failure
             raise
-        finally:
+        finally:  # Hypothesis may also stop a game midway (too many choices): not counted
             result.seconds = time.perf_counter() - start
             if progress is not None:
                 progress(result)

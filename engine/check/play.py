@@ -16,6 +16,7 @@ from engine.errors import HordeError, Span
 from engine.laws import LAWS, Violation, Watch, determinism, explore
 
 RULES_RUN = "the rules run without error"
+DENSE = 100  # the costly laws are checked after each of a game's first DENSE decisions
 
 
 @dataclass
@@ -66,7 +67,7 @@ def costly_at(k: int, dense: int | None) -> bool:
 
 def play(game, players: int, seed: int, choose: Callable[[int], int], *,
          laws: Iterable[str] = LAWS, max_steps: int | None = 5000, tries: int | None = 8,
-         dense: int | None = 100, horizon: int | None = None) -> int:
+         dense: int | None = DENSE, horizon: int | None = None) -> int:
     """Play one game, `choose(n)` picking an index among n legal actions, checking `laws`
     after every decision. Returns the number of decisions; raises `Broken`.
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import yaml
 
 from engine.check.driver import CheckResult
-from engine.check.play import Failure
+from engine.check.play import DENSE, Failure
 from engine.errors import source_excerpt
-from engine.laws import LAWS
+from engine.laws import COSTLY, LAWS
 
 SHOWN_DECISIONS = 40  # a longer game shows its first and last decisions only
 
@@ -103,18 +103,35 @@ def failure_lines(failure: Failure) -> list[str]:
     lines.append(f"  smallest game found: {failure.players} player"
                  f"{'s' if failure.players != 1 else ''}, seed {failure.seed}, "
                  f"{len(steps)} decision{'s' if len(steps) != 1 else ''}")
-    shown = list(enumerate(steps, 1))
-    if len(steps) > SHOWN_DECISIONS:
-        shown = shown[:SHOWN_DECISIONS - 5] + [(0, None)] + shown[-5:]
-    for k, s in shown:
-        if s is None:
-            lines.append(f"     … {len(steps) - SHOWN_DECISIONS + 1} more …")
-        else:
-            lines.append(f"  {k:>4}. P{s.player} at {s.point}: {s.label}")
+    lines += _step_lines(steps)
     if failure.state:
         lines.append("  state after the last decision:")
         lines += ["  " + line for line in failure.state.splitlines()]
     return lines
+
+
+def _step_lines(steps) -> list[str]:
+    """One line per decision; a run of the same decision is one line (`3-40 ... ×38`), and a
+    long game shows its beginning and its end."""
+    runs: list[list] = []  # [first number, last number, step]
+    for k, s in enumerate(steps, 1):
+        if runs and (runs[-1][2].player, runs[-1][2].point, runs[-1][2].label) == \
+                (s.player, s.point, s.label):
+            runs[-1][1] = k
+        else:
+            runs.append([k, k, s])
+    if len(runs) > SHOWN_DECISIONS:
+        runs = runs[:SHOWN_DECISIONS - 5] + [None] + runs[-5:]  # type: ignore[list-item]
+    out = []
+    for run in runs:
+        if run is None:
+            out.append("     …")
+            continue
+        a, b, s = run
+        num = f"{a}" if a == b else f"{a}-{b}"
+        times = f"  (×{b - a + 1})" if b > a else ""
+        out.append(f"  {num:>6}. P{s.player} at {s.point}: {s.label}{times}")
+    return out
 
 
 def law_lines(game, laws: list[str]) -> list[str]:
@@ -129,6 +146,10 @@ def law_lines(game, laws: list[str]) -> list[str]:
         else:
             out.append(f"  - {key}: {LAWS[key]}")
     out.append("  - every legal action and every rule runs without error")
+    costly = [k for k in laws if k in COSTLY or k == "legal-actions"]
+    if costly:
+        out.append(f"  ({', '.join(costly)}: after each of a game's first {DENSE} decisions, "
+                   "then ever more sparsely)")
     return out
 
 
