@@ -4,8 +4,9 @@ Two families of laws. The pack's own: its `invariants:` and every `min:`/`max:` 
 field (`violations(state)`). The engine's own, true of every pack: no card, token or piece
 appears or vanishes and each is in exactly one place; legal actions are sorted and unique;
 a clone and a saved-and-loaded copy equal the state and share its future; a player's view
-holds nothing from zones hidden from them; a game ends by its own rules and never comes
-back to a situation it was already in; the same seed and decisions give the same game.
+holds nothing from zones hidden from them; a game ends (within its turn limit and decision
+budget) and never comes back to a situation it was already in; the same seed and decisions
+give the same game.
 
 `Watch` follows one game and checks them after every step. `horde check`, the property
 tests and scenarios with `expect_law:` all use it, so they agree on what "broken" means.

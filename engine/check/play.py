@@ -101,7 +101,7 @@ def play(game, players: int, seed: int, choose: Callable[[int], int], *,
                                  "decisions", "ends", expect="game_over()")]
                 break
             if horizon is not None and k >= horizon:
-                return k
+                break
             costly = costly_at(k, dense)
             d = S.decision()
             actions = d.bindings
@@ -114,19 +114,17 @@ def play(game, players: int, seed: int, choose: Callable[[int], int], *,
             steps.append(Step(d.player, d.point, label))
             taken = watch.apply(S, label, tried.get(label), costly=costly)
             bad = watch.check(S, costly=costly_at(k + 1, dense)) + taken
+        if not bad and "determinism" in laws:
+            again = game.new_state(players=players, seed=seed)
+            for s in steps:
+                again.apply(s.label)
+            bad = determinism(S, again)
     except Broken:
         raise
     except Exception as exc:  # a rule error, or a bug in horde: both are findings
         raise broken(error_violation(exc)) from None
     if bad:
         raise broken(bad[0])
-    if "determinism" in laws:
-        again = game.new_state(players=players, seed=seed)
-        for s in steps:
-            again.apply(s.label)
-        bad = determinism(S, again)
-        if bad:
-            raise broken(bad[0])
     return len(steps)
 
 
