@@ -88,8 +88,9 @@ def _run(spec: dict, node, base_dir: Path):
                   for h in spec.get("house", []))
     params = tuple(sorted((spec.get("params") or {}).items()))
     pack = spec["pack"]
-    if (base_dir / pack).exists() and not Path(pack).is_absolute():
-        pack = str((base_dir / pack).resolve())
+    near = base_dir / pack  # a pack file or folder next to the scenario, as horde check writes
+    if not Path(pack).is_absolute() and (near.is_file() or (near / "pack.yaml").is_file()):
+        pack = str(near.resolve())
     game = _game(pack, spec.get("mode"), params, house)
     setup = None
     if spec.get("setup"):

@@ -4,6 +4,7 @@ writes, the example database that retries a known failure first, and bad input."
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 import yaml
@@ -85,3 +86,22 @@ def test_bad_input_is_one_clear_error(horde):
     assert r.exit_code == 1 and "for 1 to 6 players, not 9" in r.output
     r = horde("check", PACK, "--set", "blocks=many")
     assert r.exit_code == 1 and "blocks" in r.output
+
+
+def test_a_pack_by_path_and_a_house_rule_by_name_are_written_relative(horde, tmp_path):
+    import shutil
+
+    from engine.pack.loader import rulesets_dir
+    pack = tmp_path / "mine"
+    shutil.copytree(rulesets_dir() / PACK, pack)
+    endless = Path(fixture("endless")).read_text().replace("extends: roll-them-bones",
+                                                           "extends: ../pack.yaml")
+    (pack / "house" / "endless.yaml").write_text(endless)
+    out = tmp_path / "found" / "repro.yaml"
+    r = horde("check", pack, "--house", "endless", "-n", 5, "-o", out)
+    assert r.exit_code == 1, r.output
+    spec = yaml.safe_load(out.read_text())
+    assert spec["pack"] == "../mine/pack.yaml"
+    assert spec["house"] == ["../mine/house/endless.yaml"]
+    replay = horde("scenario", out)
+    assert replay.exit_code == 1 and "it can go on forever" in replay.output
