@@ -1,4 +1,6 @@
-"""A small pack with a grid board, written to a temporary folder for each test module."""
+"""A small pack with a grid board, written to a temporary folder for each test module.
+
+Fixtures: `grid_game` (king moves), `orth_game` (orthogonal moves), `grid` (a fresh state)."""
 
 from __future__ import annotations
 
@@ -60,7 +62,7 @@ def write_pack(folder, moves: str = "king", extra: str = "") -> str:
 
 
 @pytest.fixture(scope="module")
-def game(tmp_path_factory):
+def grid_game(tmp_path_factory):
     return engine.load(write_pack(tmp_path_factory.mktemp("grid")))
 
 
@@ -70,8 +72,9 @@ def orth_game(tmp_path_factory):
 
 
 @pytest.fixture
-def state(game):
-    return game.new_state(players=1, seed=1)
+def grid(grid_game):
+    """A fresh one-player state of the grid test pack."""
+    return grid_game.new_state(players=1, seed=1)
 
 
 def ev(S, text: str):

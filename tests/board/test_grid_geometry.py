@@ -6,26 +6,26 @@ from engine.board.cell import Cell
 from tests.board.conftest import do, ev
 
 
-def test_cells_read_as_row_comma_col(state):
-    assert ev(state, "cell(1, 3)") == Cell(1, 3)
-    assert ev(state, "str(cell(1, 3))") == "1,3"
-    assert ev(state, "cell(4, 2).row") == 4 and ev(state, "cell(4, 2).col") == 2
-    assert len(ev(state, "cells()")) == 50
+def test_cells_read_as_row_comma_col(grid):
+    assert ev(grid, "cell(1, 3)") == Cell(1, 3)
+    assert ev(grid, "str(cell(1, 3))") == "1,3"
+    assert ev(grid, "cell(4, 2).row") == 4 and ev(grid, "cell(4, 2).col") == 2
+    assert len(ev(grid, "cells()")) == 50
 
 
-def test_regions_and_points_are_names(state):
-    assert ev(state, "cells_in(start)") == [Cell(1, c) for c in range(1, 6)]
-    assert ev(state, "cells_in(corner)") == [Cell(1, 1), Cell(2, 1)]
-    assert ev(state, "within(cell(1, 4), start)") is True
-    assert ev(state, "within(cell(2, 4), start)") is False
-    assert ev(state, "exit.col") == 3
+def test_regions_and_points_are_names(grid):
+    assert ev(grid, "cells_in(start)") == [Cell(1, c) for c in range(1, 6)]
+    assert ev(grid, "cells_in(corner)") == [Cell(1, 1), Cell(2, 1)]
+    assert ev(grid, "within(cell(1, 4), start)") is True
+    assert ev(grid, "within(cell(2, 4), start)") is False
+    assert ev(grid, "exit.col") == 3
 
 
-def test_distance_to_a_point_past_the_last_row_is_rounded_up(state):
-    assert [ev(state, f"distance(cell(1, {c}), exit)") for c in range(1, 6)] == [10] * 5
-    assert [ev(state, f"distance(cell(10, {c}), exit)") for c in range(1, 6)] == [2, 1, 1, 1, 2]
-    assert ev(state, "distance(cell(9, 1), exit)") == 2
-    assert ev(state, "distance(cell(2, 2), cell(5, 3))") == 3
+def test_distance_to_a_point_past_the_last_row_is_rounded_up(grid):
+    assert [ev(grid, f"distance(cell(1, {c}), exit)") for c in range(1, 6)] == [10] * 5
+    assert [ev(grid, f"distance(cell(10, {c}), exit)") for c in range(1, 6)] == [2, 1, 1, 1, 2]
+    assert ev(grid, "distance(cell(9, 1), exit)") == 2
+    assert ev(grid, "distance(cell(2, 2), cell(5, 3))") == 3
 
 
 def test_orthogonal_boards_count_manhattan_steps(orth_game):
@@ -35,46 +35,46 @@ def test_orthogonal_boards_count_manhattan_steps(orth_game):
     assert ev(S, "distance(cell(10, 1), exit)") == 3
 
 
-def test_neighbors_and_areas_stop_at_the_edge(state):
-    assert len(ev(state, "neighbors(cell(5, 3))")) == 8
-    assert ev(state, "neighbors(cell(1, 1))") == [Cell(1, 2), Cell(2, 1), Cell(2, 2)]
-    assert len(ev(state, "area(cell(5, 3))")) == 9
-    assert ev(state, "area(cell(1, 1))") == [Cell(1, 1), Cell(1, 2), Cell(2, 1), Cell(2, 2)]
-    assert len(ev(state, "area(cell(5, 3), 2)")) == 25
+def test_neighbors_and_areas_stop_at_the_edge(grid):
+    assert len(ev(grid, "neighbors(cell(5, 3))")) == 8
+    assert ev(grid, "neighbors(cell(1, 1))") == [Cell(1, 2), Cell(2, 1), Cell(2, 2)]
+    assert len(ev(grid, "area(cell(5, 3))")) == 9
+    assert ev(grid, "area(cell(1, 1))") == [Cell(1, 1), Cell(1, 2), Cell(2, 1), Cell(2, 2)]
+    assert len(ev(grid, "area(cell(5, 3), 2)")) == 25
 
 
-def test_closer_steps_prefer_straight_then_the_target_column(state):
-    assert ev(state, "closer_steps(cell(5, 1), exit)") == [Cell(6, 1), Cell(6, 2)]
-    assert ev(state, "closer_steps(cell(3, 5), exit)") == [Cell(4, 5), Cell(4, 4)]
-    assert ev(state, "closer_steps(cell(5, 3), exit)") == [Cell(6, 3), Cell(6, 2), Cell(6, 4)]
+def test_closer_steps_prefer_straight_then_the_target_column(grid):
+    assert ev(grid, "closer_steps(cell(5, 1), exit)") == [Cell(6, 1), Cell(6, 2)]
+    assert ev(grid, "closer_steps(cell(3, 5), exit)") == [Cell(4, 5), Cell(4, 4)]
+    assert ev(grid, "closer_steps(cell(5, 3), exit)") == [Cell(6, 3), Cell(6, 2), Cell(6, 4)]
     # never sideways at equal distance, never away: only the diagonal is closer here
-    assert ev(state, "closer_steps(cell(9, 1), exit)") == [Cell(10, 2)]
-    assert ev(state, "closer_steps(cell(10, 1), exit)") == [Cell(10, 2)]
+    assert ev(grid, "closer_steps(cell(9, 1), exit)") == [Cell(10, 2)]
+    assert ev(grid, "closer_steps(cell(10, 1), exit)") == [Cell(10, 2)]
     # next to the point nothing on the board is closer
-    assert ev(state, "closer_steps(cell(10, 3), exit)") == []
+    assert ev(grid, "closer_steps(cell(10, 3), exit)") == []
 
 
-def test_closer_steps_skip_full_cells_unless_passing_through(state):
-    do(state, "spawn('pawn', cell(6, 3))")
-    assert ev(state, "closer_steps(cell(5, 3), exit)") == [Cell(6, 2), Cell(6, 4)]
-    assert ev(state, "closer_steps(cell(5, 3), exit, true)") == [Cell(6, 3), Cell(6, 2), Cell(6, 4)]
+def test_closer_steps_skip_full_cells_unless_passing_through(grid):
+    do(grid, "spawn('pawn', cell(6, 3))")
+    assert ev(grid, "closer_steps(cell(5, 3), exit)") == [Cell(6, 2), Cell(6, 4)]
+    assert ev(grid, "closer_steps(cell(5, 3), exit, true)") == [Cell(6, 3), Cell(6, 2), Cell(6, 4)]
     # a marker does not block
-    do(state, "spawn('trap', cell(6, 2))")
-    assert ev(state, "closer_steps(cell(5, 3), exit)") == [Cell(6, 2), Cell(6, 4)]
+    do(grid, "spawn('trap', cell(6, 2))")
+    assert ev(grid, "closer_steps(cell(5, 3), exit)") == [Cell(6, 2), Cell(6, 4)]
 
 
-def test_a_piece_is_not_in_its_own_way(state):
-    do(state, "spawn('pawn', cell(5, 3))")
-    assert ev(state, "closer_steps(piece_at(cell(5, 3)), exit)") == \
+def test_a_piece_is_not_in_its_own_way(grid):
+    do(grid, "spawn('pawn', cell(5, 3))")
+    assert ev(grid, "closer_steps(piece_at(cell(5, 3)), exit)") == \
         [Cell(6, 3), Cell(6, 2), Cell(6, 4)]
 
 
-def test_farther_steps_go_back_but_never_off_the_board(state):
-    assert ev(state, "farther_steps(cell(5, 3), exit)") == [Cell(4, 3), Cell(4, 2), Cell(4, 4)]
-    assert ev(state, "farther_steps(cell(1, 2), exit)") == []
+def test_farther_steps_go_back_but_never_off_the_board(grid):
+    assert ev(grid, "farther_steps(cell(5, 3), exit)") == [Cell(4, 3), Cell(4, 2), Cell(4, 4)]
+    assert ev(grid, "farther_steps(cell(1, 2), exit)") == []
 
 
-def test_closest_first_orders_by_distance_then_board_order(state):
-    do(state, "spawn('pawn', cell(2, 2)); spawn('pawn', cell(9, 4)); spawn('pawn', cell(9, 3))")
-    order = ev(state, "[str(p.cell) for p in closest_first(pieces(), exit)]")
+def test_closest_first_orders_by_distance_then_board_order(grid):
+    do(grid, "spawn('pawn', cell(2, 2)); spawn('pawn', cell(9, 4)); spawn('pawn', cell(9, 3))")
+    order = ev(grid, "[str(p.cell) for p in closest_first(pieces(), exit)]")
     assert order == ["9,3", "9,4", "2,2"]

@@ -12,94 +12,94 @@ from engine.errors import PackError, RuleRuntimeError
 from tests.board.conftest import PACK, do, ev, write_pack
 
 
-def test_spawn_places_a_piece_with_its_kind_fields(state):
-    do(state, "spawn('pawn', cell(2, 2)); spawn('pawn', box)")
-    assert ev(state, "count(pieces())") == 1 and ev(state, "count(box)") == 1
-    assert ev(state, "piece_at(cell(2, 2)).speed") == 1
-    assert ev(state, "top(box).cell") is None
-    assert ev(state, "on_board(piece_at(cell(2, 2)))") is True
+def test_spawn_places_a_piece_with_its_kind_fields(grid):
+    do(grid, "spawn('pawn', cell(2, 2)); spawn('pawn', box)")
+    assert ev(grid, "count(pieces())") == 1 and ev(grid, "count(box)") == 1
+    assert ev(grid, "piece_at(cell(2, 2)).speed") == 1
+    assert ev(grid, "top(box).cell") is None
+    assert ev(grid, "on_board(piece_at(cell(2, 2)))") is True
 
 
-def test_a_cell_holds_one_piece_but_markers_do_not_count(state):
-    do(state, "spawn('trap', cell(3, 3)); spawn('pawn', cell(3, 3))")
-    assert ev(state, "piece_at(cell(3, 3)).id") == "pawn"
-    assert ev(state, "count(pieces_at(cell(3, 3)))") == 2
-    assert ev(state, "free(cell(3, 3))") is False
-    assert ev(state, "cell(3, 3) in empty_cells()") is False
+def test_a_cell_holds_one_piece_but_markers_do_not_count(grid):
+    do(grid, "spawn('trap', cell(3, 3)); spawn('pawn', cell(3, 3))")
+    assert ev(grid, "piece_at(cell(3, 3)).id") == "pawn"
+    assert ev(grid, "count(pieces_at(cell(3, 3)))") == 2
+    assert ev(grid, "free(cell(3, 3))") is False
+    assert ev(grid, "cell(3, 3) in empty_cells()") is False
     with pytest.raises(RuleRuntimeError, match="full"):
-        do(state, "spawn('pawn', cell(3, 3))")
+        do(grid, "spawn('pawn', cell(3, 3))")
 
 
-def test_pieces_filter_by_kind(state):
-    do(state, "spawn('trap', cell(3, 3)); spawn('pawn', cell(4, 4)); spawn('pawn', cell(5, 5))")
-    assert ev(state, "count(pieces('pawn'))") == 2
-    assert ev(state, "count(pieces(['pawn', 'trap']))") == 3
+def test_pieces_filter_by_kind(grid):
+    do(grid, "spawn('trap', cell(3, 3)); spawn('pawn', cell(4, 4)); spawn('pawn', cell(5, 5))")
+    assert ev(grid, "count(pieces('pawn'))") == 2
+    assert ev(grid, "count(pieces(['pawn', 'trap']))") == 3
 
 
-def test_a_step_announces_the_cell_entered_and_returns_who_was_there(state):
-    do(state, "spawn('trap', cell(4, 3)); spawn('pawn', cell(3, 3))")
-    do(state, "game.seen = [str(x.id) for x in step(piece_at(cell(3, 3)), cell(4, 3))]")
+def test_a_step_announces_the_cell_entered_and_returns_who_was_there(grid):
+    do(grid, "spawn('trap', cell(4, 3)); spawn('pawn', cell(3, 3))")
+    do(grid, "game.seen = [str(x.id) for x in step(piece_at(cell(3, 3)), cell(4, 3))]")
     # the trigger ran after the effect: it saw the event's cell
-    assert ev(state, "game.entered") == 1
-    assert ev(state, "game.seen") == ["trap", Cell(4, 3)]
-    assert ev(state, "piece_at(cell(4, 3)).id") == "pawn"
+    assert ev(grid, "game.entered") == 1
+    assert ev(grid, "game.seen") == ["trap", Cell(4, 3)]
+    assert ev(grid, "piece_at(cell(4, 3)).id") == "pawn"
 
 
-def test_a_step_is_one_adjacent_cell_and_respects_the_limit(state):
-    do(state, "spawn('pawn', cell(3, 3)); spawn('pawn', cell(4, 3))")
+def test_a_step_is_one_adjacent_cell_and_respects_the_limit(grid):
+    do(grid, "spawn('pawn', cell(3, 3)); spawn('pawn', cell(4, 3))")
     with pytest.raises(RuleRuntimeError, match="not next to"):
-        do(state, "step(piece_at(cell(3, 3)), cell(5, 3))")
+        do(grid, "step(piece_at(cell(3, 3)), cell(5, 3))")
     with pytest.raises(RuleRuntimeError, match="full"):
-        do(state, "step(piece_at(cell(3, 3)), cell(4, 3))")
-    do(state, "step(piece_at(cell(3, 3)), cell(4, 3), true)")
-    assert ev(state, "count(pieces_at(cell(4, 3)))") == 2
+        do(grid, "step(piece_at(cell(3, 3)), cell(4, 3))")
+    do(grid, "step(piece_at(cell(3, 3)), cell(4, 3), true)")
+    assert ev(grid, "count(pieces_at(cell(4, 3)))") == 2
 
 
-def test_lift_takes_a_piece_off_the_board(state):
-    do(state, "spawn('pawn', cell(3, 3))")
-    do(state, "lift(piece_at(cell(3, 3)), box)")
-    assert ev(state, "count(pieces())") == 0
-    assert ev(state, "top(box).cell") is None
-    assert ev(state, "free(cell(3, 3))") is True
+def test_lift_takes_a_piece_off_the_board(grid):
+    do(grid, "spawn('pawn', cell(3, 3))")
+    do(grid, "lift(piece_at(cell(3, 3)), box)")
+    assert ev(grid, "count(pieces())") == 0
+    assert ev(grid, "top(box).cell") is None
+    assert ev(grid, "free(cell(3, 3))") is True
 
 
-def test_pieces_off_the_board_have_no_place(state):
-    do(state, "spawn('pawn', box)")
+def test_pieces_off_the_board_have_no_place(grid):
+    do(grid, "spawn('pawn', box)")
     with pytest.raises(RuleRuntimeError, match="not on the board"):
-        ev(state, "distance(top(box), exit)")
+        ev(grid, "distance(top(box), exit)")
     with pytest.raises(RuleRuntimeError, match="not on the board"):
-        do(state, "place(top(box), cell(11, 1))")
+        do(grid, "place(top(box), cell(11, 1))")
 
 
-def test_action_labels_name_cells_as_row_comma_col(state):
-    assert state.decision().actions == [f"place(cell=1,{c})" for c in range(1, 6)]
-    state.apply("place(cell=1,3)")
-    assert "place(cell=1,3)" not in state.decision().actions
-    assert ev(state, "piece_at(cell(1, 3)).id") == "pawn"
+def test_action_labels_name_cells_as_row_comma_col(grid):
+    assert grid.decision().actions == [f"place(cell=1,{c})" for c in range(1, 6)]
+    grid.apply("place(cell=1,3)")
+    assert "place(cell=1,3)" not in grid.decision().actions
+    assert ev(grid, "piece_at(cell(1, 3)).id") == "pawn"
 
 
-def test_cells_survive_saving_and_loading(state):
-    state.apply("place(cell=1,2)")
-    do(state, "game.seen = [cell(2, 2), exit, start]")
-    data = json.loads(json.dumps(state.to_dict()))
-    back = state.game.state_from_dict(data)
-    assert back.to_dict() == state.to_dict()
+def test_cells_survive_saving_and_loading(grid):
+    grid.apply("place(cell=1,2)")
+    do(grid, "game.seen = [cell(2, 2), exit, start]")
+    data = json.loads(json.dumps(grid.to_dict()))
+    back = grid.game.state_from_dict(data)
+    assert back.to_dict() == grid.to_dict()
     assert ev(back, "piece_at(cell(1, 2)).cell") == Cell(1, 2)
     assert ev(back, "game.seen[0]") == Cell(2, 2)
-    assert back.decision().actions == state.decision().actions
+    assert back.decision().actions == grid.decision().actions
 
 
-def test_clones_are_independent(state):
-    state.apply("place(cell=1,2)")
-    c = state.clone()
+def test_clones_are_independent(grid):
+    grid.apply("place(cell=1,2)")
+    c = grid.clone()
     do(c, "step(piece_at(cell(1, 2)), cell(2, 2))")
-    assert ev(state, "piece_at(cell(1, 2)) != none") is True
+    assert ev(grid, "piece_at(cell(1, 2)) != none") is True
     assert ev(c, "piece_at(cell(1, 2))") is None
 
 
-def test_the_drawing_fits_80_columns_and_shows_pieces_and_rings(state):
-    do(state, "spawn('pawn', cell(1, 2)); spawn('trap', cell(9, 3))")
-    text = state.game.extensions["board"].render(state, None)
+def test_the_drawing_fits_80_columns_and_shows_pieces_and_rings(grid):
+    do(grid, "spawn('pawn', cell(1, 2)); spawn('trap', cell(9, 3))")
+    text = grid.game.extensions["board"].render(grid, None)
     plain = text.plain
     assert max(len(line) for line in plain.split("\n")) <= 80
     assert "P" in plain and "*" in plain and "exit" in plain
@@ -133,8 +133,8 @@ def test_section_problems_point_at_the_board(tmp_path, old, new, message):
     assert "pack.yaml:" in str(info.value)
 
 
-def test_pieces_on_a_cell_filter_by_kind(state):
-    do(state, "spawn('trap', cell(3, 3)); spawn('pawn', cell(3, 3))")
-    assert ev(state, "piece_at(cell(3, 3), 'trap').id") == "trap"
-    assert ev(state, "count(pieces_at(cell(3, 3), ['pawn']))") == 1
-    assert ev(state, "piece_at(cell(4, 3), 'pawn')") is None
+def test_pieces_on_a_cell_filter_by_kind(grid):
+    do(grid, "spawn('trap', cell(3, 3)); spawn('pawn', cell(3, 3))")
+    assert ev(grid, "piece_at(cell(3, 3), 'trap').id") == "trap"
+    assert ev(grid, "count(pieces_at(cell(3, 3), ['pawn']))") == 1
+    assert ev(grid, "piece_at(cell(4, 3), 'pawn')") is None
