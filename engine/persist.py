@@ -153,10 +153,14 @@ def _check(S, game) -> None:
 
 
 def state_view(S, player: int | None) -> dict:
-    """The state as `player` may see it: hidden zones reduced to their sizes, no RNG."""
+    """The state as `player` may see it: hidden zones reduced to their sizes, no RNG.
+
+    The seed goes too: with the seed and the public history a player could replay the
+    RNG and read the order of every shuffled stack."""
     d = state_to_dict(S)
     d.pop("rng")
     d.pop("forced")
+    d.pop("seed")
     hidden_ents: set[int] = set()
     zones = {}
     for key, uids in S.zones.items():
