@@ -56,6 +56,11 @@ def play(
     bots = [make_bot(spec, bot_seed(seed, 0, s), game) for s, spec in enumerate(specs)]
     session = Session(game, specs, bots, seed, out(), delay)
     state = session.run()
+    from engine.scores import record_score
+    entry = record_score(game, state)  # only packs that keep high scores (`highscores:`)
+    if entry is not None:
+        out().print(Text(f"score {entry['score']}: #{entry['rank']} in the local high-score "
+                         "table (`horde scores`)", style="bold"))
     if save is not None:
         from engine.cli.common import parse_sets
         save_record(make_record(state, pack, house or [], parse_sets(set_), specs), save)
