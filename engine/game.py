@@ -96,6 +96,8 @@ class Game:
     files: list[str] = field(default_factory=list)
     house: list[str] = field(default_factory=list)
     extensions: dict = field(default_factory=dict)  # name -> building block (a board, ...)
+    # made while playing: (point, asking the current player?) -> legality plan (flow.labels)
+    plans: dict = field(default_factory=dict, repr=False, compare=False)
     score: Compiled | None = None  # a finished game's score (`score:`), for high-score tables
     highscores: bool = False  # finished games' scores go to the local high-score table
 

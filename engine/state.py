@@ -35,7 +35,8 @@ class State:
     __slots__ = ("game", "pl", "players", "ents", "zones", "vars", "turn", "stack", "rng",
                  "log", "over", "winners", "losers", "cur", "turns", "steps", "fx_steps",
                  "depth", "forced", "next_uid", "events", "end_turn_requested", "limit_hit",
-                 "seed", "_decision", "transactional", "history", "stop_turns")
+                 "seed", "_decision", "transactional", "history", "stop_turns",
+                 "fx_cap", "step_cap")
 
     # ---------- construction ----------
     def __init__(self, game: Game, players: int, seed: int):
@@ -66,6 +67,8 @@ class State:
         self.transactional = True
         self.history: list[str] = []
         self.stop_turns: int | None = None  # scenarios: freeze the game after this many turns
+        self.fx_cap = game.limits["effect_steps"]  # the budgets, read on every charge
+        self.step_cap = game.limits["steps"]
         self.pl: list[dict] = [{} for _ in range(players)]
 
     # ---------- the public API ----------
@@ -159,6 +162,8 @@ class State:
         c.transactional = self.transactional
         c.history = list(self.history)
         c.stop_turns = self.stop_turns
+        c.fx_cap = self.fx_cap
+        c.step_cap = self.step_cap
         return c
 
     def _restore(self, other: State) -> None:
@@ -175,6 +180,8 @@ class State:
         """Count `n` steps against the per-effect and per-game budgets."""
         self.fx_steps += n
         self.steps += n
+        if self.fx_steps <= self.fx_cap and self.steps <= self.step_cap:
+            return
         lim = self.game.limits
         if self.fx_steps > lim["effect_steps"]:
             raise RuleRuntimeError(f"an effect took more than {lim['effect_steps']} steps "
@@ -185,8 +192,12 @@ class State:
     def rand_below(self, n: int) -> int:
         if n <= 0:
             raise RuleRuntimeError(f"cannot choose among {n} possibilities")
-        self.rng, r = rng.below(self.rng, n)
-        return r
+        # rng.below, written out: dice and shuffles call this all the time
+        state = (self.rng + 0x9E3779B97F4A7C15) & rng.MASK
+        self.rng = state
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & rng.MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & rng.MASK
+        return (z ^ (z >> 31)) % n
 
     def roll_die(self, die: str):
         faces = self.game.dice[die]
@@ -194,7 +205,10 @@ class State:
             value = self.game.forced_face(die, self.forced.pop(0))
         else:
             value = faces[self.rand_below(len(faces))]
-        self.log.append({"t": "roll", "die": die, "v": self.describe(value)})
+        t = type(value)  # describe(value), with the two kinds of faces first
+        text = str(value) if t is int else (value.name or repr(value)) if t is Face else \
+            self.describe(value)
+        self.log.append({"t": "roll", "die": die, "v": text})
         return value
 
     def shuffle_list(self, lst: list) -> None:
@@ -266,6 +280,8 @@ class State:
     def describe(self, v: Any) -> str:
         """A value as players read it in logs and labels."""
         t = type(v)
+        if t is int or t is str:
+            return str(v)
         if t is P:
             return f"P{v.i}"
         if t is E:

@@ -64,7 +64,10 @@ def _items(S, x):
 def _count(S, x):
     """How many things are in a list or a zone."""
     if type(x) is Z:
-        return len(S.zone(x))
+        try:
+            return len(S.zones[x.key])
+        except KeyError:
+            return len(S.zone(x))
     return len(_items(S, x))
 
 
@@ -171,8 +174,17 @@ def _cards(S, z):
 @builtin("has", "zone card", "bool")
 def _has(S, z, card):
     """True when the zone holds an entity with this card id."""
+    # This runs in most legality checks: the zone is looked up in place (S.zone says why
+    # when it cannot be) and scanned by a loop rather than any(generator).
+    try:
+        lst = S.zones[z.key]
+    except (KeyError, AttributeError):
+        lst = S.zone(z)
     ents = S.ents
-    return any(ents[u]["id"] == card for u in S.zone(z))
+    for u in lst:
+        if ents[u]["id"] == card:
+            return True
+    return False
 
 
 @builtin("find", "zone card", "ent")

@@ -14,18 +14,24 @@ and emit direct dictionary access instead of a generic lookup.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.dsl import ast, runtime
+from engine.dsl import ast, procs, runtime
 from engine.dsl.builtins import BUILTINS
 from engine.dsl.env import Env
-from engine.dsl.values import Z
+from engine.dsl.values import P
 from engine.errors import RuleRuntimeError, did_you_mean
 
 NAMESPACES = ("turn", "game", "params", "event")
 CONSTS = ("players", "current")
+CURRENT = "S.players[S.cur]"
+_VARIABLE = re.compile(r"v_[a-z0-9_]+")  # generated code for a variable: cheap to read twice
+# builtins whose argument, when it is a list literal or comprehension, needs no checking:
+# they are Python's own functions then
+_ON_LISTS = {"all": "_py_all", "any": "_py_any", "sum": "_py_sum", "count": "_py_len"}
 
 
 @dataclass
@@ -44,6 +50,10 @@ class Compiled:
     source: str
     lines: dict[int, ast.Pos] = field(default_factory=dict)
     locate: Callable[[ast.Pos | None], object] | None = None  # snippet pos -> file Span
+    uses: tuple[str, ...] | None = None  # outer names the snippet reads from `L` (None: unknown)
+    body: list[str] = field(default_factory=list, repr=False)  # generated lines, indent 1
+    body_lines: dict[int, ast.Pos] = field(default_factory=dict, repr=False)
+    direct: Callable | None = field(default=None, repr=False)  # as a procedure: see direct_proc
 
 
 _COUNTER = [0]
@@ -63,6 +73,9 @@ class _Emitter:
         self.used_outer: set[str] = set()
         self.lines: list[str] = []
         self.line_pos: dict[int, ast.Pos] = {}
+        self.procs_called: set[str] = set()
+        self.zones_named: set[str] = set()
+        self.untyped = False  # the last attr_place was on a variable of unknown type
 
     # -- problems --
     def fail(self, node: ast.Node, msg: str, hint: str | None = None) -> None:
@@ -138,6 +151,12 @@ class _Emitter:
             return
         if place.startswith("_set("):
             obj = place[len("_set("):]
+            fast = self.player_place(obj, tgt.name, writing=True) if self.untyped else None
+            if fast is not None:  # most untyped values are players: try that first
+                self.emit_line(indent, f"if _type({obj}) is _P:", st.pos)
+                self.emit_line(indent + 1, f"{fast} {op} {value}", st.pos)
+                self.emit_line(indent, "else:", st.pos)
+                indent += 1
             if op == "=":
                 self.emit_line(indent, f"_set(S, {obj}, {tgt.name!r}, {value})", st.pos)
             else:
@@ -161,6 +180,11 @@ class _Emitter:
         self.emit_line(indent, f"S.call_flow({st.proc!r}, {{{args}}})", st.pos)
 
     def bind_args(self, node, name, params, args, kwargs) -> str:
+        pairs = self.bind_pairs(node, name, params, args, kwargs)
+        return ", ".join(f"{p!r}: {code}" for p, code in pairs)
+
+    def bind_pairs(self, node, name, params, args, kwargs) -> list[tuple[str, str]]:
+        """(parameter, generated code) in the order the arguments are written."""
         if len(args) > len(params):
             self.fail(node, f"'{name}' takes {len(params)} argument(s), got {len(args)}")
         pairs = [(p, a) for p, a in zip(params, args, strict=False)]
@@ -172,7 +196,7 @@ class _Emitter:
         missing = [p for p in params if p not in given]
         if missing:
             self.fail(node, f"'{name}' needs a value for {', '.join(missing)}")
-        return ", ".join(f"{p!r}: {self.expr(a)[0]}" for p, a in pairs)
+        return [(p, self.expr(a)[0]) for p, a in pairs]
 
     # -- expressions: return (python source, type) --
     def expr(self, e: ast.Node) -> tuple[str, str]:
@@ -202,7 +226,8 @@ class _Emitter:
         if n in self.env.zones:
             if self.env.zones[n]:
                 self.fail(e, f"'{n}' is a zone of each player: write p.{n} (for example me.{n})")
-            return f"_Z({n!r})", "zone"
+            self.zones_named.add(n)
+            return f"_zr_{n}[-1]", "zone"
         if n in NAMESPACES:
             self.fail(e, f"'{n}' needs a field: {n}.<name>")
             return "None", "any"
@@ -237,12 +262,9 @@ class _Emitter:
             return f"S.{'turn' if ns == 'turn' else 'vars'}[{name!r}]"
         obj, t = self.expr(e.obj)
         if t == "player":
-            if name in self.env.player_fields:
-                return f"S.pl[{obj}.i][{name!r}]"
-            if name in self.env.zones and self.env.zones[name] and not writing:
-                return f"_Z({name!r}, {obj}.i)"
-            if name == "seat" and not writing:
-                return f"{obj}.i"
+            fast = self.player_place(obj, name, writing)
+            if fast is not None:
+                return fast
             self.fail(e, f"players have no field '{name}'",
                       did_you_mean(name, [*self.env.player_fields, *self.env.zones]))
             return None
@@ -256,7 +278,27 @@ class _Emitter:
         if t in ("int", "bool", "str", "none"):
             self.fail(e, f"a {t} has no field '{name}'")
             return None
+        self.untyped = t == "any" and _VARIABLE.fullmatch(obj) is not None
+        if t == "any" and not writing and _VARIABLE.fullmatch(obj):
+            fast = self.player_place(obj, name, writing)
+            if fast is not None:  # most untyped values are players: try that first
+                return f"({fast} if _type({obj}) is _P else _get(S, {obj}, {name!r}))"
         return f"_set({obj}" if writing else f"_get(S, {obj}, {name!r})"
+
+    def player_place(self, obj: str, name: str, writing: bool) -> str | None:
+        """Direct access to field `name` of the player `obj` (generated code), if it has one.
+        `runtime.get` and `runtime.set_` do the same for any value, only slower."""
+        seat = "S.cur" if obj == CURRENT else f"{obj}.i"
+        if name in self.env.player_fields:
+            return f"S.pl[{seat}][{name!r}]"
+        if writing:
+            return None
+        if name in self.env.zones and self.env.zones[name]:
+            self.zones_named.add(name)
+            return f"_zr_{name}[{seat}]"
+        if name == "seat":
+            return seat
+        return None
 
     def x_Attr(self, e: ast.Attr):
         place = self.attr_place(e)
@@ -265,7 +307,7 @@ class _Emitter:
         t = "any"
         if place.startswith("S.pl["):
             t = self.env.player_fields.get(e.name, "any")
-        elif place.startswith("_Z("):
+        elif place.startswith("_zr_"):
             t = "zone"
         elif place.startswith("S.turn["):
             t = self.env.turn_vars.get(e.name, "any")
@@ -288,7 +330,11 @@ class _Emitter:
             if self.pure and name not in self.env.pure_procs:
                 self.fail(e, f"procedure '{name}' may change the game; it cannot be used here")
             params = self.env.effect_procs[name]
-            args = self.bind_args(e, name, params, e.args, e.kwargs)
+            pairs = self.bind_pairs(e, name, params, e.args, e.kwargs)
+            if [p for p, _ in pairs] == params:  # arguments in parameter order: a direct call
+                self.procs_called.add(name)
+                return f"_pc_{name}(S{''.join(', ' + code for _, code in pairs)})", "any"
+            args = ", ".join(f"{p!r}: {code}" for p, code in pairs)
             return f"_proc(S, {name!r}, {{{args}}})", "any"
         b = BUILTINS.get(name)
         if b is None:
@@ -313,6 +359,9 @@ class _Emitter:
             self.check_arg(name, kind, a, t)
             parts.append(code)
         parts += [f"{k}={self.expr(v)[0]}" for k, v in e.kwargs]
+        if name in _ON_LISTS and len(parts) == 1 and not e.kwargs and \
+                isinstance(e.args[0], ast.Comprehension | ast.ListLit):
+            return f"{_ON_LISTS[name]}({parts[0]})", b.returns  # a list for sure: no checks
         return f"_b_{name}(S{''.join(', ' + p for p in parts)})", b.returns
 
     def check_arg(self, fname: str, kind: str, a: ast.Node, t: str) -> None:
@@ -369,7 +418,8 @@ class _Emitter:
 def _globals(env: Env) -> dict:
     g: dict = {"__builtins__": {}, "_get": runtime.get, "_set": runtime.set_,
                "_items": runtime.items, "_repeat": runtime.repeat, "_in": runtime.contains,
-               "_Z": Z, "_proc": _call_proc}
+               "_Z": runtime.zone_ref, "_P": P, "_type": type, "_proc": _call_proc,
+               "_py_all": all, "_py_any": any, "_py_sum": sum, "_py_len": len}
     for name, b in BUILTINS.items():
         g["_b_" + name] = b.fn
     for name, (value, _) in env.consts.items():
@@ -402,9 +452,14 @@ def compile_snippet(tree: ast.Node, env: Env, scope: dict[str, str], *, expr: bo
     filename = f"<horde:{label}:{_COUNTER[0]}>"
     source = "\n".join(src_lines) + "\n"
     namespace = _globals(env)
+    for name in em.procs_called:
+        namespace["_pc_" + name] = procs.stub(namespace, name)
+    for name in em.zones_named:
+        namespace["_zr_" + name] = runtime.zone_refs(name)
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated source only
     fn = namespace["_snippet"]
-    return Compiled(fn, t, source, lines), []
+    return Compiled(fn, t, source, lines, uses=tuple(sorted(em.used_outer)), body=em.lines,
+                    body_lines=dict(em.line_pos)), []
 
 
 def error_pos(compiled: Compiled) -> ast.Pos | None:

@@ -62,6 +62,9 @@ def set_(S, obj, name: str, value):
 
 def items(S, x):
     """Iterate a list or a zone; charges its length to the step budget."""
+    if type(x) is list:
+        S.charge(len(x))
+        return list(x)
     if type(x) is Z:
         seq = [E(u) for u in S.zone(x)]
     elif isinstance(x, list):
@@ -95,3 +98,32 @@ class _Missing:
 
 _MISSING = _Missing()
 MISSING = _MISSING
+
+
+class ZoneRefs(dict):
+    """owner -> the zone reference `Z(name, owner)` of one zone name, made on first use.
+    Zone references are immutable values, and generated code names the same few zones
+    over and over: `_zr_hand[seat]` is one dictionary lookup."""
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+
+    def __missing__(self, owner: int) -> Z:
+        z = self[owner] = Z(self.name, owner)
+        return z
+
+
+_ZONE_REFS: dict[str, ZoneRefs] = {}
+
+
+def zone_refs(name: str) -> ZoneRefs:
+    refs = _ZONE_REFS.get(name)
+    if refs is None:
+        refs = _ZONE_REFS[name] = ZoneRefs(name)
+    return refs
+
+
+def zone_ref(name: str, owner: int = -1) -> Z:
+    """The zone reference `Z(name, owner)`, made once."""
+    return zone_refs(name)[owner]

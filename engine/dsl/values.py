@@ -53,15 +53,13 @@ class E:
 class Z:
     """A zone: a global one (`owner` -1) or one player's copy of a per-player zone."""
 
-    __slots__ = ("name", "owner")
+    __slots__ = ("name", "owner", "key")
 
     def __init__(self, name: str, owner: int = -1):
         self.name = name
         self.owner = owner
-
-    @property
-    def key(self) -> str:
-        return self.name if self.owner < 0 else f"{self.name}#{self.owner}"
+        # the key of the zone in `State.zones`, looked up on every zone access
+        self.key = name if owner < 0 else f"{name}#{owner}"
 
     def __eq__(self, other):
         return type(other) is Z and other.name == self.name and other.owner == self.owner

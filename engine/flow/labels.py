@@ -8,6 +8,8 @@ anything but the state.
 
 from __future__ import annotations
 
+import ast as pyast
+
 from engine.dsl.values import E, P
 
 
@@ -28,39 +30,189 @@ def legal_bindings(S, point: str, seat: int, base: dict) -> dict[str, tuple]:
     actions = S.game.actions_at.get(point)
     if not actions:
         return out
-    # Asking what is legal is not playing: its work is not charged to the game's budget,
-    # so a state's data does not depend on how often someone looked at its decision.
-    steps = S.steps
+    # Asking what is legal is not playing: its work is not charged to the game's budget
+    # (nor to the effect's), so a state's data and fate do not depend on how often
+    # someone looked at its decision.
+    steps, fx_steps = S.steps, S.fx_steps
     try:
-        _collect(S, actions, seat, base, out)
+        _collect(S, point, actions, seat, base, out, False)
+    except Exception:
+        # Conditions and domains are pure, so doing it all again changes nothing; this
+        # time every snippet runs through `evaluate`, which puts the error where it is.
+        out.clear()
+        S.steps, S.fx_steps = steps, fx_steps
+        _collect(S, point, actions, seat, base, out, True)
     finally:
-        S.steps = steps
+        S.steps, S.fx_steps = steps, fx_steps
     return out
 
 
-def _collect(S, actions, seat: int, base: dict, out: dict) -> None:
+def can_act(S, point: str, seat: int) -> bool:
+    """False when `seat` surely has no legal action at `point`; True when it may have one
+    (then `legal_bindings` says which). The quick question windows ask every seat."""
+    check = _plan(S.game, point, seat == S.cur)[1]
+    if check is None:
+        return True
+    steps, fx_steps = S.steps, S.fx_steps
+    try:
+        return bool(check(S, S.players[seat]))
+    except Exception:
+        return True  # legal_bindings will find out, carefully
+    finally:
+        S.steps, S.fx_steps = steps, fx_steps
+
+
+def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: bool) -> None:
+    """Windows ask every seat at every point, and mostly nobody can act: so the quick way
+    checks every action's parameter-free condition in one generated function (a *plan*);
+    `careful` runs each snippet through `evaluate` instead, to report an error well."""
     from engine.flow.machine import evaluate
 
-    cur = S.cur
+    is_cur = seat == S.cur
     me = S.players[seat]
+    L = dict(base)  # action snippets see `me` and their parameters, set and unset in turn
+    L["me"] = me
+    if not careful:
+        acts, check = _plan(S.game, point, is_cur)
+        if check is not None:
+            for k in check(S, me):
+                a = acts[k]
+                if a.params:
+                    _add_bindings(S, a, L, out, _call)
+                else:
+                    out[a.id] = (a, {})
+            return
     for a in actions:
-        if a.who == "current" and seat != cur or a.who == "others" and seat == cur:
+        who = a.who
+        if who == "current" and not is_cur or who == "others" and is_cur:
             continue
-        L = dict(base)
-        L["me"] = me
-        if a.guard is not None and not evaluate(S, a.guard, L):
+        guard = a.guard
+        if guard is not None and not evaluate(S, guard, L):
             continue
-        found: list[dict] = []
-        _bind(S, a, 0, L, {}, found, evaluate)
-        if not found:
-            continue
-        if not a.params:
+        if a.params:
+            _add_bindings(S, a, L, out, evaluate)
+        elif a.cond is None or evaluate(S, a.cond, L):
             out[a.id] = (a, {})
+
+
+def _add_bindings(S, a, L: dict, out: dict, evaluate) -> None:
+    """Every binding of `a`'s parameters for which its condition holds, labelled."""
+    found: list[dict] = []
+    _bind(S, a, 0, L, {}, found, evaluate)
+    if not found:
+        return
+    labels = [_label(S, a, args, False) for args in found]
+    dup = len(set(labels)) < len(labels)
+    for args, lab in zip(found, labels, strict=True):
+        out[_label(S, a, args, True) if dup else lab] = (a, args)
+
+
+def _call(S, c, L):
+    return c.fn(S, L)
+
+
+def needs_locals(game, point: str) -> bool:
+    """Whether an action at `point` reads a flow local (besides `me` and its parameters):
+    if none does, the machine need not gather them before asking who can act."""
+    key = (point, "locals")
+    need = game.plans.get(key)
+    if need is None:
+        need = False
+        for a in game.actions_at.get(point, ()):
+            own = {"me", *(name for name, _ in a.params)}
+            snippets = [a.guard, a.cond, a.fx, *(c for _, c in a.params)]
+            if any(c is not None and (c.uses is None or not set(c.uses) <= own) for c in snippets):
+                need = True
+        game.plans[key] = need
+    return need
+
+
+# ---- plans: the legality checks of one point as one function ----
+
+def _plan(game, point: str, is_cur: bool):
+    """(the actions `point` offers to the current player, or to the others; a function
+    `check(S, me)` giving the indices of those whose parameter-free condition holds), or
+    (actions, None) when a condition cannot join a plan. Made once per game."""
+    plan = game.plans.get((point, is_cur))
+    if plan is None:
+        plan = game.plans[point, is_cur] = _make_plan(game, point, is_cur)
+    return plan
+
+
+def _test(c) -> str | None:
+    """The generated expression of a condition that reads only `me`, or None."""
+    if c.uses is None or not set(c.uses) <= {"me"} or len(c.body) != 1:
+        return None
+    line = c.body[0].strip()
+    return f"({line[len('return '):]})" if line.startswith("return ") else None
+
+
+def _make_plan(game, point: str, is_cur: bool):
+    from engine.dsl.procs import direct_proc, inline
+
+    acts = [a for a in game.actions_at.get(point, ())
+            if not (a.who == "current" and not is_cur or a.who == "others" and is_cur)]
+    ns: dict = {}
+    inlined = 0
+    tests = []
+    hoist = _Hoist()
+    for k, a in enumerate(acts):
+        c = a.guard if a.params else a.cond
+        if c is None:
+            tests.append(f"    found.append({k})")
             continue
-        labels = [_label(S, a, args, False) for args in found]
-        dup = len(set(labels)) < len(labels)
-        for args, lab in zip(found, labels, strict=True):
-            out[_label(S, a, args, True) if dup else lab] = (a, args)
+        test = _test(c)
+        if test is None:
+            return acts, None
+        ns.update(c.fn.__globals__)  # the snippets' names: builtins, constants, procedures
+        test, n, names = inline(test, game, players=("v_me",))
+        inlined += n
+        ns.update(names)
+        test = pyast.unparse(hoist.visit(pyast.parse(test, mode="eval")))
+        tests += [f"    if {test}:", f"        found.append({k})"]
+    # Inlined procedures neither check the depth limit nor charge their step: the plan
+    # does both up front (at most one step per inlined call). Going over a budget, like
+    # any error, sends legal_bindings the careful way, which says exactly what happened.
+    lines = ["def _plan(S, v_me):"]
+    if inlined:
+        lines += [f"    if S.depth >= {game.limits['depth']}:",
+                  "        raise _Redo",
+                  f"    S.fx_steps += {inlined}",
+                  f"    S.steps += {inlined}",
+                  "    if S.fx_steps > S.fx_cap or S.steps > S.step_cap:",
+                  "        raise _Redo"]
+    lines += [f"    {name} = {text}" for name, text in hoist.names.items()]
+    lines += ["    found = []", *tests, "    return found"]
+    for name in [n for n in ns if n.startswith("_pc_")]:
+        ns[name] = direct_proc(game, name[len("_pc_"):])
+    ns.update(__builtins__={}, _Redo=_Redo)
+    exec(compile("\n".join(lines) + "\n", f"<horde:plan {point}>", "exec"), ns)  # noqa: S102
+    return acts, ns["_plan"]
+
+
+class _Hoist(pyast.NodeTransformer):
+    """Look up `me`'s record and zones once, not in every test that reads them: replaces
+    `S.pl[v_me.i]` and `_zr_<zone>[v_me.i]` by local names, noting their definitions."""
+
+    def __init__(self):
+        self.names: dict[str, str] = {}
+
+    def visit_Subscript(self, node: pyast.Subscript):
+        self.generic_visit(node)
+        text = pyast.unparse(node)
+        if text == "S.pl[v_me.i]":
+            name = "_me_rec"
+        elif isinstance(node.value, pyast.Name) and node.value.id.startswith("_zr_") and \
+                pyast.unparse(node.slice) == "v_me.i":
+            name = "_me_" + node.value.id[len("_zr_"):]
+        else:
+            return node
+        self.names[name] = text
+        return pyast.Name(name, pyast.Load())
+
+
+class _Redo(Exception):
+    """A plan cannot answer exactly: work it out the careful way."""
 
 
 def _bind(S, a, k, L, args, found, evaluate) -> None:
@@ -69,12 +221,19 @@ def _bind(S, a, k, L, args, found, evaluate) -> None:
             found.append(dict(args))
         return
     name, domain = a.params[k]
+    saved = L.get(name, _UNSET)
     for v in evaluate(S, domain, L):
         L[name] = v
         args[name] = v
         _bind(S, a, k + 1, L, args, found, evaluate)
-    L.pop(name, None)
+    if saved is _UNSET:
+        L.pop(name, None)
+    else:
+        L[name] = saved
     args.pop(name, None)
+
+
+_UNSET = object()
 
 
 def _label(S, a, args: dict, unique: bool) -> str:

@@ -12,7 +12,7 @@ from engine.dsl.compiler import Compiled, error_pos, runtime_message
 from engine.dsl.values import E, P
 from engine.errors import HordeError, RuleRuntimeError
 from engine.flow.decision import Decision
-from engine.flow.labels import legal_bindings
+from engine.flow.labels import can_act, legal_bindings, needs_locals
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
 
 _CATCH = (ArithmeticError, LookupError, TypeError, AttributeError, ValueError, RecursionError)
@@ -22,6 +22,11 @@ def push(S, nid: int, vars: dict | None = None, boundary: bool = False) -> None:
     if len(S.stack) > S.game.limits["depth"] * 8:
         raise RuleRuntimeError(f"the flow nested deeper than {S.game.limits['depth'] * 8} frames")
     S.stack.append([nid, 0, vars, None, boundary])
+
+
+def _locals_for(S, c: Compiled) -> dict:
+    """The flow locals, built only for a snippet that reads some (most read none)."""
+    return flow_locals(S) if c.uses != () else {}
 
 
 def push_proc(S, name: str, args: dict) -> None:
@@ -56,9 +61,19 @@ def evaluate(S, c: Compiled, L: dict):
 
 
 def run_effect(S, c: Compiled, L: dict) -> None:
-    S.fx_steps = 0
-    S.charge(1)
-    evaluate(S, c, L)
+    S.fx_steps = 1  # S.fx_steps = 0; S.charge(1), written out
+    S.steps += 1
+    if S.steps > S.step_cap or S.fx_cap < 1:
+        S.charge(0)
+    try:  # evaluate(S, c, L), minus a call: this runs for every effect
+        c.fn(S, L)
+    except HordeError as exc:
+        if isinstance(exc, RuleRuntimeError) and exc.problem.span is None:
+            exc.problem.span = c.locate(error_pos(c)) if c.locate else None
+        raise
+    except _CATCH as exc:
+        span = c.locate(error_pos(c)) if c.locate else None
+        raise RuleRuntimeError(runtime_message(exc), span) from None
     after_effect(S)
 
 
@@ -96,7 +111,10 @@ def _start_turn(S, player) -> None:
         S.finish(winners=[], limit=True)
         return
     S.cur = player.i
-    S.turn = {k: _fresh(v) for k, v in g.turn_init.items()}
+    S.turn = turn = dict(g.turn_init)
+    for k, v in turn.items():  # each turn starts with fresh lists
+        if type(v) is list:
+            turn[k] = list(v)
     S.turns += 1
     S.log.append({"t": "turn", "p": player.i, "n": S.turns})
     if "turn_start" in g.triggers:
@@ -104,51 +122,58 @@ def _start_turn(S, player) -> None:
         after_effect(S)
 
 
-def _fresh(v):
-    return list(v) if type(v) is list else v
-
-
 def _window_order(S, who: str) -> list[int]:
     n = len(S.pl)
     cur = S.cur
     if who == "current":
         return [cur]
-    order = [(cur + k) % n for k in range(n)]
-    return order[1:] if who == "others" else order
+    order = _ORDERS.get((n, cur))
+    if order is None:
+        order = _ORDERS[n, cur] = tuple((cur + k) % n for k in range(n))
+    return list(order[1:] if who == "others" else order)
+
+
+_ORDERS: dict[tuple[int, int], tuple[int, ...]] = {}  # (players, current) -> seat order
 
 
 def run(S) -> None:
     """Advance until a decision is pending or the game is over."""
     g = S.game
     nodes = g.nodes
+    max_frames = g.limits["depth"] * 8
     S._decision = None
     while not S.over:
-        if not S.stack:
+        stack = S.stack
+        if not stack:
             S.finish(winners=[])
             return
-        fr = S.stack[-1]
+        fr = stack[-1]
         node = nodes[fr[0]]
         k = node.kind
         if k == SEQ:
-            if fr[1] < len(node.children):
-                fr[1] += 1
-                push(S, node.children[fr[1] - 1])
+            i = fr[1]
+            if i < len(node.children):
+                fr[1] = i + 1
+                if len(stack) > max_frames:
+                    push(S, node.children[i])  # which says why it cannot
+                stack.append([node.children[i], 0, None, None, False])  # push(), written out
             else:
-                S.stack.pop()
+                stack.pop()
         elif k == DO:
-            S.stack.pop()
-            run_effect(S, node.fx, flow_locals(S))
+            stack.pop()
+            run_effect(S, node.fx, _locals_for(S, node.fx))
         elif k == IF:
-            S.stack.pop()
-            branch = node.then if evaluate(S, node.cond, flow_locals(S)) else node.orelse
+            stack.pop()
+            branch = node.then if evaluate(S, node.cond, _locals_for(S, node.cond)) else node.orelse
             if branch is not None:
                 push(S, branch)
         elif k == REPEAT:
             if node.cond is not None:
-                done = evaluate(S, node.cond, flow_locals(S)) or (node.max is not None and fr[1] >= node.max)
+                done = evaluate(S, node.cond, _locals_for(S, node.cond)) or \
+                    (node.max is not None and fr[1] >= node.max)
             else:
                 if fr[3] is None:
-                    fr[3] = evaluate(S, node.times, flow_locals(S))
+                    fr[3] = evaluate(S, node.times, _locals_for(S, node.times))
                 done = fr[1] >= fr[3]
             if done:
                 S.stack.pop()
@@ -158,7 +183,7 @@ def run(S) -> None:
                 push(S, node.body)
         elif k == FOR_EACH:
             if fr[3] is None:
-                fr[3] = list(evaluate(S, node.domain, flow_locals(S)))
+                fr[3] = list(evaluate(S, node.domain, _locals_for(S, node.domain)))
             if fr[1] < len(fr[3]):
                 v = fr[3][fr[1]]
                 fr[1] += 1
@@ -186,17 +211,21 @@ def run(S) -> None:
                 fr[3] = {"order": _window_order(S, node.who or "any"), "k": 0, "passed": 0}
             w = fr[3]
             order = w["order"]
-            L = flow_locals(S)
-            while w["passed"] < len(order):
-                seat = order[w["k"] % len(order)]
-                binds = legal_bindings(S, node.point, seat, L)
+            size = len(order)
+            point = node.point
+            L = flow_locals(S) if needs_locals(g, point) else {}
+            passed, i = w["passed"], w["k"]
+            while passed < size:
+                seat = order[i % size]
+                binds = legal_bindings(S, point, seat, L) if can_act(S, point, seat) else None
                 if binds:
+                    w["passed"], w["k"] = passed, i
                     binds["pass"] = (None, {})
-                    S._decision = _decision(seat, node.point, "window", binds)
+                    S._decision = _decision(seat, point, "window", binds)
                     return
-                w["passed"] += 1
-                w["k"] += 1
-            S.stack.pop()
+                passed += 1
+                i += 1
+            stack.pop()
         elif k == CALL:
             S.stack.pop()
             L = flow_locals(S)
