@@ -5,6 +5,10 @@ of seeds (game k uses seed k), so two runs of the harness play the same games in
 order and their speeds compare like for like. A time budget says how many of those games
 to play; at least a couple are always played whole.
 
+Time is measured as this process's CPU time (`time.process_time`), not wall time: the
+machine is shared, and CPU time does not count the moments another process had the core.
+Budgets are wall time, so a busy machine cannot stretch a run.
+
 Speed runs use `state.transactional = False`: a transactional `apply` snapshots the state
 first so it can roll back a failing action, which a batch of bot games never needs. One
 shorter run measures the transactional cost as well, since interactive play pays it.
@@ -54,10 +58,12 @@ def play_game(game, players: int, seed: int, transactional: bool = False,
 def play_for(game, players: int, seconds: float, transactional: bool = False) -> PlayRun:
     """Play games seed 0, 1, 2... until `seconds` have passed (and at least MIN_GAMES)."""
     run = PlayRun()
-    clock = time.perf_counter
+    clock = time.process_time
+    wall = time.perf_counter
+    deadline = wall() + seconds
     start = clock()
     seed = 0
-    while seed < MIN_GAMES or clock() - start < seconds:
+    while seed < MIN_GAMES or wall() < deadline:
         bots = _bots(players, seed)
         state = game.new_state(players=players, seed=seed)
         state.transactional = transactional
@@ -95,17 +101,19 @@ def clone_time(states: list, seconds: float) -> float | None:
     """Mean seconds per `clone()` over the given states, each cloned for a share of `seconds`."""
     if not states:
         return None
-    clock = time.perf_counter
+    clock = time.process_time
+    wall = time.perf_counter
     total = 0.0
     count = 0
     share = seconds / len(states)
     for s in states:
+        deadline = wall() + share
         start = clock()
         while True:
             for _ in range(50):
                 s.clone()
             count += 50
-            if clock() - start >= share:
+            if wall() >= deadline:
                 break
         total += clock() - start
     return total / count
