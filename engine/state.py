@@ -25,10 +25,14 @@ def copy_value(v):
     """Copy what is mutable in a stored value (lists, dicts); references are immutable."""
     t = type(v)
     if t is list:
-        return [copy_value(x) for x in v]
+        # most lists and records hold no list or dict: one C-level scan, one C-level copy
+        return v.copy() if _flat(map(type, v)) else [copy_value(x) for x in v]
     if t is dict:
-        return {k: copy_value(x) for k, x in v.items()}
+        return v.copy() if _flat(map(type, v.values())) else {k: copy_value(x) for k, x in v.items()}
     return v
+
+
+_flat = frozenset({list, dict}).isdisjoint  # _flat(types): none of them is list or dict
 
 
 class State:
@@ -138,7 +142,9 @@ class State:
         c.seed = self.seed
         c.players = self.players
         c.pl = [copy_value(p) for p in self.pl]
-        c.ents = {u: copy_value(e) for u, e in self.ents.items()}
+        flat = _flat  # copy_value(e) for each entity, without a call for the usual flat ones
+        c.ents = {u: e.copy() if flat(map(type, e.values())) else copy_value(e)
+                  for u, e in self.ents.items()}
         c.zones = {k: list(v) for k, v in self.zones.items()}
         c.vars = copy_value(self.vars)
         c.turn = copy_value(self.turn)

@@ -100,30 +100,34 @@ def _make_direct(c, name: str, params: list[str], limits: dict) -> Callable:
 # ---- inlining ----
 
 def _leaf_value(game, name: str):
-    """(params, expression tree, namespace) of a `value:` procedure that calls no other
+    """(params, expression source, namespace) of a `value:` procedure that calls no other
     procedure and has no comprehension (whose variables could capture an argument's
-    name), or None."""
+    name), or None. Worked out once per game."""
+    key = ("leaf", name)
+    if key in game.plans:
+        return game.plans[key]
+    leaf = None
     entry = game.effect_procs.get(name)
-    if entry is None:
-        return None
-    params, c = entry
-    if c.uses is None or not set(c.uses) <= set(params) or len(c.body) != 1:
-        return None
-    line = c.body[0].strip()
-    if not line.startswith("return "):
-        return None
-    tree = py.parse(line[len("return "):], mode="eval").body
-    for node in py.walk(tree):
-        if isinstance(node, py.comprehension | py.Lambda | py.NamedExpr):
-            return None
-        if isinstance(node, py.Name) and (node.id.startswith("_pc_") or node.id == "_proc"):
-            return None
-    return params, tree, c.fn.__globals__
+    if entry is not None:
+        params, c = entry
+        line = c.body[0].strip() if len(c.body) == 1 else ""
+        if c.uses is not None and set(c.uses) <= set(params) and line.startswith("return "):
+            source = line[len("return "):]
+            leaf = params, source, c.fn.__globals__
+            for node in py.walk(py.parse(source, mode="eval")):
+                if isinstance(node, py.comprehension | py.Lambda | py.NamedExpr) or \
+                        isinstance(node, py.Name) and (node.id.startswith("_pc_") or
+                                                       node.id == "_proc"):
+                    leaf = None
+                    break
+    game.plans[key] = leaf
+    return leaf
 
 
 class _Inliner(py.NodeTransformer):
-    def __init__(self, game):
+    def __init__(self, game, players: tuple[str, ...]):
         self.game = game
+        self.players = players
         self.inlined = 0  # call sites replaced
         self.ns: dict = {}
 
@@ -137,29 +141,15 @@ class _Inliner(py.NodeTransformer):
         if leaf is None or len(args) != len(leaf[0]) or \
                 not all(isinstance(a, py.Name | py.Constant) for a in args):
             return node
-        params, tree, ns = leaf
+        params, source, ns = leaf
         bound = {"v_" + p: a for p, a in zip(params, args, strict=True)}
-        body = _Substitute(bound).visit(py.parse(py.unparse(tree), mode="eval").body)
+        body = _Substitute(bound).visit(py.parse(source, mode="eval").body)
         self.inlined += 1
         self.ns.update(ns)
-        return body
-
-
-class _Substitute(py.NodeTransformer):
-    def __init__(self, bound: dict):
-        self.bound = bound
-
-    def visit_Name(self, node: py.Name):
-        return self.bound.get(node.id, node)
-
-
-class _KnownPlayers(py.NodeTransformer):
-    """`x if _type(v) is _P else y` is `x` when `v` is known to hold a player."""
-
-    def __init__(self, players: tuple[str, ...]):
-        self.players = players
+        return self.visit(body)  # settles its type tests on known players
 
     def visit_IfExp(self, node: py.IfExp):
+        """`x if _type(v) is _P else y` is `x` when `v` is known to hold a player."""
         self.generic_visit(node)
         t = node.test
         if isinstance(t, py.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], py.Is) and \
@@ -171,17 +161,23 @@ class _KnownPlayers(py.NodeTransformer):
         return node
 
 
-def inline(code: str, game, players: tuple[str, ...] = ()) -> tuple[str, int, dict]:
-    """`code` (a generated expression) with calls of leaf `value:` procedures on plain
-    arguments replaced by their expressions; how many call sites were replaced; the names
-    the inlined expressions need. The variables named in `players` are known to hold
-    players, which settles the type tests written for values of unknown type.
+class _Substitute(py.NodeTransformer):
+    def __init__(self, bound: dict):
+        self.bound = bound
+
+    def visit_Name(self, node: py.Name):
+        return self.bound.get(node.id, node)
+
+
+def inline(tree: py.AST, game, players: tuple[str, ...] = ()) -> tuple[py.AST, int, dict]:
+    """`tree` (a generated expression, parsed) with calls of leaf `value:` procedures on
+    plain arguments replaced by their expressions; how many call sites were replaced; the
+    names the inlined expressions need. The variables named in `players` are known to
+    hold players, which settles the type tests written for values of unknown type.
 
     An inlined call charges no step and checks no depth, and an error inside it would be
     reported at the caller: so only a caller that can redo its work the careful way on
     any error, with the steps charged up front, may use this (see flow.labels)."""
-    inliner = _Inliner(game)
-    tree = inliner.visit(py.parse(code, mode="eval"))
-    if players:
-        tree = _KnownPlayers(players).visit(tree)
-    return py.unparse(tree), inliner.inlined, inliner.ns
+    inliner = _Inliner(game, players)
+    tree = inliner.visit(tree)
+    return tree, inliner.inlined, inliner.ns

@@ -85,6 +85,8 @@ def repeat(S, n):
 
 
 def contains(S, x, coll):
+    if type(coll) is list:
+        return x in coll
     if type(coll) is Z:
         return type(x) is E and x.i in S.zone(coll)
     if isinstance(coll, list | str):

@@ -20,8 +20,27 @@ def _value_label(S, v) -> str:
     if t is E:
         ent = S.ents[v.i]
         cell = ent.get("cell")
-        return ent["id"] + (f"@{S.describe(cell)}" if cell is not None else "")
-    return S.describe(v)
+        return ent["id"] + (f"@{_text(S, cell)}" if cell is not None else "")
+    return _text(S, v)
+
+
+def _text(S, v) -> str:
+    """`S.describe(v)` for a value that is not an entity. Such a value reads the same in
+    every state of a game (a place, a number, a face), and boards have many places that
+    every decision labels again: so the text is remembered, per game and value type."""
+    texts = S.game.plans.get("texts")
+    if texts is None:
+        texts = S.game.plans["texts"] = {}
+    key = (type(v), v)
+    try:
+        return texts[key]
+    except KeyError:
+        text = S.describe(v)
+        if len(texts) < 100_000:
+            texts[key] = text
+        return text
+    except TypeError:  # unhashable: a list
+        return S.describe(v)
 
 
 def legal_bindings(S, point: str, seat: int, base: dict) -> dict[str, tuple]:
@@ -165,10 +184,10 @@ def _make_plan(game, point: str, is_cur: bool):
         if test is None:
             return acts, None
         ns.update(c.fn.__globals__)  # the snippets' names: builtins, constants, procedures
-        test, n, names = inline(test, game, players=("v_me",))
+        tree, n, names = inline(pyast.parse(test, mode="eval"), game, players=("v_me",))
         inlined += n
         ns.update(names)
-        test = pyast.unparse(hoist.visit(pyast.parse(test, mode="eval")))
+        test = pyast.unparse(hoist.visit(tree))
         tests += [f"    if {test}:", f"        found.append({k})"]
     # Inlined procedures neither check the depth limit nor charge their step: the plan
     # does both up front (at most one step per inlined call). Going over a budget, like

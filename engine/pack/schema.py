@@ -51,7 +51,8 @@ def _validator(name: str, overlay: bool) -> Draft202012Validator:
     schema = json.loads(path.read_text(encoding="utf-8"))
     if overlay:
         schema = _relaxed(schema)
-    _Validator.check_schema(schema)
+    # Not _Validator.check_schema(schema): checking our own schemas against the metaschema
+    # cost as much as loading a pack, on every start. Tests check them once (tests/bench).
     return _Validator(schema)
 
 
