@@ -8,7 +8,10 @@ was legal (information-set MCTS, "availability" counts). Rewards are `state.retu
 from the point of view of the player who chose each move.
 
 Rollouts play the pack's `greedy` policy for every seat when the pack declares one, else
-uniformly random moves.
+uniformly random moves. With a policy, a new node tries the policy's move first, and the
+search's favourite root move replaces the policy's only when paired rollouts (both moves
+from the same determinization, the same dice and the same rollout choices) show it clearly
+better: rollouts of a base policy improve on it, noise does not.
 
 Spec: `mcts` (200 iterations), `mcts:500` (iterations) or `mcts:0.5s` (a time budget).
 """
@@ -27,23 +30,16 @@ ROLLOUT_LIMIT = 2000  # decisions; a rollout that runs longer counts as a draw
 
 
 class _Node:
-    __slots__ = ("children", "visits", "value", "sq", "avail")
+    __slots__ = ("children", "visits", "value", "avail")
 
     def __init__(self):
         self.children: dict[str, _Node] = {}
         self.visits = 0
         self.value = 0.0
-        self.sq = 0.0  # sum of squared rewards, for the confidence of the final choice
         self.avail = 0
 
     def mean(self) -> float:
         return self.value / self.visits if self.visits else 0.0
-
-    def stderr(self) -> float:
-        if self.visits < 2:
-            return math.inf
-        var = max(self.sq / self.visits - self.mean() ** 2, 0.0)
-        return math.sqrt(var / self.visits)
 
 
 class MCTSBot:
@@ -60,7 +56,10 @@ class MCTSBot:
         if len(decision.actions) == 1:
             return decision.actions[0]
         root = _Node()
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        start = time.perf_counter()
+        # With a policy to check against, a third of a time budget is kept for the check.
+        share = 2 / 3 if self.seconds and self.rollout is not None else 1.0
+        deadline = start + self.seconds * share if self.seconds else None
         n = 0
         while (n < self.iterations) if deadline is None else (time.perf_counter() < deadline):
             self._iterate(state, decision.player, root)
@@ -72,15 +71,37 @@ class MCTSBot:
         best = max(legal, key=lambda a: (root.children[a].visits, root.children[a].value))
         if self.rollout is None:
             return best
-        # Search only overrules the pack's policy when it is confident: with dice this noisy,
-        # a few hundred iterations separate good moves from bad, not good from slightly better.
         known = determinize(state, decision.player, self.rng)
         pref = self.rollout.choose_known(known, decision)
-        if pref == best or pref not in root.children:
+        if pref == best:
             return best
-        b, p = root.children[best], root.children[pref]
-        margin = 2.0 * math.sqrt(b.stderr() ** 2 + p.stderr() ** 2)
-        return best if b.mean() - p.mean() > margin else pref
+        # The search only proposes; it overrules the pack's policy when paired rollouts
+        # confirm it. With dice this noisy, a tree fed by a hundred iterations separates good
+        # moves from bad, not good from slightly better, and a wrong overrule costs games.
+        pairs = max(16, self.iterations // 2)
+        end = start + self.seconds if self.seconds else None
+        return best if self._clearly_better(state, decision.player, best, pref, pairs, end) \
+            else pref
+
+    def _clearly_better(self, state, seat: int, a: str, b: str, pairs: int,
+                        deadline: float | None) -> bool:
+        """Play `a` and `b` from the same determinization with the same dice and the same
+        rollout choices; `a` is clearly better when the mean difference of `seat`'s returns
+        stays above zero by two standard errors."""
+        diffs: list[float] = []
+        while len(diffs) < pairs and (deadline is None or time.perf_counter() < deadline
+                                      or len(diffs) < 2):
+            s = determinize(state, seat, self.rng)
+            s.transactional = False
+            t = s.clone()
+            seed = self.rng.getrandbits(32)
+            s.apply(a)
+            t.apply(b)
+            diffs.append(self._rollout(s, seed)[seat] - self._rollout(t, seed)[seat])
+        n = len(diffs)
+        m = sum(diffs) / n
+        var = sum((x - m) ** 2 for x in diffs) / (n - 1)
+        return m - 2.0 * math.sqrt(var / n) > 0
 
     def _iterate(self, state, seat: int, root: _Node) -> None:
         s = determinize(state, seat, self.rng)
@@ -94,7 +115,7 @@ class MCTSBot:
                 if a in node.children:
                     node.children[a].avail += 1
             if untried:
-                a = self.rng.choice(untried)
+                a = self._expand(s, d, untried)
                 child = node.children[a] = _Node()
                 child.avail = 1
                 s.apply(a)
@@ -104,21 +125,37 @@ class MCTSBot:
             node = node.children[a]
             s.apply(a)
             path.append((node, d.player))
+        returns = self._rollout(s, self.rng.getrandbits(32))
+        root.visits += 1
+        for node, player in path:
+            r = returns[player]
+            node.visits += 1
+            node.value += r
+
+    def _expand(self, s, d, untried: list[str]) -> str:
+        """Which untried move a node tries first: the policy's own, when it has not been
+        tried; a random one otherwise. A random first move for every seat below the root
+        would make every line look as if it were played by a beginner."""
+        if self.rollout is not None and len(untried) == len(d.actions):
+            pref = self.rollout.choose_known(s, d)
+            if pref in untried:
+                return pref
+        return self.rng.choice(untried)
+
+    def _rollout(self, s, seed: int) -> list[float]:
+        """Play `s` to the end (policy or random moves); the returns, 0 for all if too long."""
+        if self.rollout is not None:
+            self.rollout.rng.seed(seed)
+        pick = random.Random(seed)
         steps = 0
         while not s.is_terminal() and steps < ROLLOUT_LIMIT:
             d = s.decision()
             if self.rollout is not None and len(d.actions) > 1:
                 s.apply(self.rollout.choose_known(s, d))
             else:
-                s.apply(self.rng.choice(d.actions))
+                s.apply(pick.choice(d.actions))
             steps += 1
-        returns = s.returns() if s.is_terminal() else [0.0] * len(s.pl)
-        root.visits += 1
-        for node, player in path:
-            r = returns[player]
-            node.visits += 1
-            node.value += r
-            node.sq += r * r
+        return s.returns() if s.is_terminal() else [0.0] * len(s.pl)
 
     def _ucb(self, node: _Node) -> float:
         if node.visits == 0:
