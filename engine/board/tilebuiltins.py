@@ -10,7 +10,7 @@ word here that does not change the game.
 from __future__ import annotations
 
 from engine.board.registry import board_builtin, board_of
-from engine.board.tiles import TileBoard
+from engine.board.tiles import TileBoard, need_cell
 from engine.dsl.builtins import builtin
 from engine.dsl.values import E, Z
 from engine.errors import RuleRuntimeError
@@ -51,6 +51,19 @@ def _tiles(S, fn: str) -> TileBoard:
     return b
 
 
+@builtin("movable", "list any any?", "list")
+def _movable(S, xs, kinds, toward=None):
+    """The pieces of a list that have an open step (a neighbouring square without a piece
+    of the kind(s); with a list of targets, one move closer to the nearest of them)."""
+    return _tiles(S, "movable").movable(S, xs, kinds, toward)
+
+
+@builtin("nearest_distance", "any list", "any")
+def _nearest_distance(S, sq, xs):
+    """Moves from a square to the nearest of some squares, pieces or players, or none."""
+    return _tiles(S, "nearest_distance").nearest_distance(S, sq, xs)
+
+
 @builtin("placements", "ent", "list")
 def _placements(S, t):
     """Every (position, rotation) pair where tile `t` fits next to the map."""
@@ -70,6 +83,17 @@ def _rotations(S, t, at):
     """The rotations (0, 90, 180, 270; clockwise) in which tile `t` fits at position `at`."""
     b = _tiles(S, "rotations")
     return [rot for pos, rot in b.map(S).placements(b.tile_def(S, t)) if pos == at]
+
+
+@builtin("joins", "ent any int", "int")
+def _joins(S, t, at, rot):
+    """How many roads of tile `t`, put at position `at` turned `rot`, would meet a road of
+    the map: 0 leaves it cut off for now."""
+    b = _tiles(S, "joins")
+    td = b.tile_def(S, t)
+    if rot not in td.canon:
+        raise RuleRuntimeError(f"joins: bad rotation {rot}")
+    return b.map(S).joins(td.shapes[td.canon[rot]], need_cell(S, at, "joins"))
 
 
 @builtin("place_tile", "ent any int", effect=True)

@@ -78,9 +78,11 @@ def roads_from(kinds: tuple[str, ...], road_kind: str) -> frozenset[int]:
 class Map:
     """One layout of placed tiles as a cell graph. Never changed once built."""
 
-    __slots__ = ("key", "tiles", "uid_at", "kind", "tile_pos", "adj", "frontier", "_dist", "_fits")
+    __slots__ = ("key", "tiles", "uid_at", "kind", "tile_pos", "adj", "frontier", "_dist", "_fits",
+                 "connect")
 
-    def __init__(self):
+    def __init__(self, connect: bool = False):
+        self.connect = connect  # a new tile must meet some road of the map with one of its own
         self.key = ""
         self.tiles: dict[Cell, Shape] = {}
         self.uid_at: dict[Cell, int] = {}
@@ -94,7 +96,7 @@ class Map:
     # ---------- growing ----------
     def with_tile(self, key: str, uid: int, at: Cell, shape: Shape, rules: Rules) -> Map:
         """A new map: this one plus `shape` at tile position `at`."""
-        m = Map()
+        m = Map(rules.connect)
         m.key = key
         m.tiles = {**self.tiles, at: shape}
         m.uid_at = {**self.uid_at, at: uid}
@@ -139,18 +141,31 @@ class Map:
 
     # ---------- fitting ----------
     def fits(self, shape: Shape, at: Cell) -> bool:
-        """True when `shape` may go at the empty position `at` next to the map."""
+        """True when `shape` may go at the empty position `at` next to the map (and, when
+        the map must stay connected, meets one of its roads)."""
         if at in self.tiles:
             return False
-        touching = False
+        touching = joined = False
         for e, (dx, dy) in STEP.items():
             nb = self.tiles.get((at[0] + dx, at[1] + dy))
             if nb is None:
                 continue
             touching = True
-            if (e in shape.roads) != ((e + 2) % 4 in nb.roads):
+            road = e in shape.roads
+            if road != ((e + 2) % 4 in nb.roads):
                 return False
-        return touching
+            joined = joined or road
+        return joined if self.connect else touching
+
+    def joins(self, shape: Shape, at: Cell) -> int:
+        """How many of `shape`'s roads would meet a placed tile's road at position `at`."""
+        n = 0
+        for e in shape.roads:
+            dx, dy = STEP[e]
+            nb = self.tiles.get((at[0] + dx, at[1] + dy))
+            if nb is not None and (e + 2) % 4 in nb.roads:
+                n += 1
+        return n
 
     def placements(self, tile: TileDef) -> list[tuple[Cell, int]]:
         """Every (position, rotation) where the tile fits, sorted; cached per tile id."""
@@ -220,10 +235,12 @@ class Map:
 
 @dataclass(frozen=True)
 class Rules:
-    """How squares connect: kinds nobody enters, kinds that connect across tile edges."""
+    """How squares connect: kinds nobody enters, kinds that connect across tile edges, and
+    whether a new tile must join the roads of the map (so every tile can be reached)."""
 
     blocked: frozenset[str]
     across: frozenset[str]
+    connect: bool = False
 
 
 class MapCache:
@@ -234,7 +251,7 @@ class MapCache:
         self.rules = rules
         self.size = size
         self.maps: OrderedDict[str, Map] = OrderedDict()
-        self.maps[""] = Map()
+        self.maps[""] = Map(rules.connect)
 
     def get(self, key: str) -> Map:
         m = self.maps.get(key)
@@ -248,7 +265,7 @@ class MapCache:
         if len(self.maps) > self.size:
             self.maps.popitem(last=False)
             if "" not in self.maps:
-                self.maps[""] = Map()
+                self.maps[""] = Map(self.rules.connect)
         return m
 
 

@@ -20,9 +20,17 @@ def is_cell(v) -> bool:
     return type(v) is tuple and len(v) == 2 and type(v[0]) is int and type(v[1]) is int
 
 
+_KEYS: dict = {}  # square -> its name: the same few hundred squares are named over and over
+
+
 def sq_key(sq) -> str:
     """"x,y": how a square is named in the piece index and in labels."""
-    return f"{sq[0]},{sq[1]}"
+    k = _KEYS.get(sq)
+    if k is None:
+        k = f"{sq[0]},{sq[1]}"
+        if len(_KEYS) < 100_000:
+            _KEYS[sq] = k
+    return k
 
 
 def _kinds(S, kinds) -> set:

@@ -10,6 +10,7 @@ stack and the zone of placed tiles, and the tile that starts on the table:
       blocked: [blocked]        # kinds no piece enters
       across: [street]          # kinds that connect to the neighbouring tile
       road: street              # an edge has a road when its middle square is of this kind
+      connect: true             # a new tile must meet a road of the map (default: only touch)
       stack: map_stack          # a zone: tiles not yet drawn (hidden)
       placed: map               # a zone: tiles on the table
       start: town-square        # placed at 0,0 when the game starts
@@ -37,7 +38,7 @@ from engine.extensions import Extension
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _SECTION_KEYS = {"type", "legend", "blocked", "across", "road", "stack", "placed", "start",
-                 "player_square", "tiles"}
+                 "player_square", "connect", "tiles"}
 _TILE_KEYS = {"id", "name", "count", "squares", "roads", "fields"}
 
 
@@ -215,26 +216,70 @@ class TileBoard(PiecesOnSquares, Extension):
         """The neighbours of a square (or a piece's square) holding no piece of the kind(s);
         with `toward` (a list of squares, pieces or players), only those one move closer to
         the nearest of them. The commonest question of a chase, answered in one call."""
-        if type(x) is E:
-            sq = S.ents[x.i].get("cell") if x.i in S.ents else None
-        else:
-            sq = self.square_of(S, x)
+        sq = self._where(S, x)
         if sq is None:
             return []
+        return self._open(S, self.map(S), sq, _kind_set(kinds), toward)
+
+    def movable(self, S, xs, kinds, toward=None) -> list:
+        """The pieces (or squares) of `xs` that have an open step (see `open_steps`): which
+        chasers may move at all, asked once for all of them."""
         m = self.map(S)
+        want = _kind_set(kinds)
+        out = []
+        for x in xs:
+            sq = self._where(S, x)
+            if sq is not None and self._open(S, m, sq, want, toward, first=True):
+                out.append(x)
+        return out
+
+    def _where(self, S, x):
+        if type(x) is E:
+            ent = S.ents.get(x.i)
+            return ent.get("cell") if ent is not None else None
+        return self.square_of(S, x)
+
+    def _open(self, S, m: Map, sq, want: frozenset, toward, first: bool = False) -> list:
         steps = m.adj.get(sq, ())
         if toward is not None:
-            near = set(self.approach(S, sq, toward))
+            near = self.approach(S, sq, toward)
             steps = [nb for nb in steps if nb in near]
-        want = {kinds} if isinstance(kinds, str) else set(kinds)
         index = S.vars[KEY]["at"]
         ents = S.ents
         out = []
         for nb in steps:
             uids = index.get(sq_key(nb))
-            if not uids or not any(ents[u]["id"] in want for u in uids):
+            if uids:
+                for u in uids:
+                    if ents[u]["id"] in want:
+                        break
+                else:
+                    out.append(nb)
+            else:
                 out.append(nb)
+            if first and out:
+                break
         return out
+
+    def nearest_distance(self, S, sq, xs):
+        """Moves from square `sq` to the nearest of `xs` (squares, pieces or players), or
+        none when none of them can be reached: how far the closest thing of a kind is."""
+        m = self.map(S)
+        sq = need_cell(S, sq, "nearest_distance")
+        wheres = [w for w in (self.square_of(S, x) for x in xs) if w is not None]
+        best = None
+        if len(wheres) <= 4:  # few targets: their own distance tables, shared by every asker
+            for w in wheres:
+                d = m.distance(sq, w)
+                if d is not None and (best is None or d < best):
+                    best = d
+            return best
+        table = m.dist_to(sq)  # many targets: one table from the asking square
+        for w in wheres:
+            d = table.get(w)
+            if d is not None and (best is None or d < best):
+                best = d
+        return best
 
     def approach(self, S, x, targets) -> list:
         """The neighbours of `x` one move closer to the nearest of `targets` (all of them
@@ -269,6 +314,18 @@ class TileBoard(PiecesOnSquares, Extension):
         if type(x) is P and self.player_square:
             return S.pl[x.i].get(self.player_square)
         return None
+
+
+def _kind_set(kinds) -> frozenset:
+    got = _KIND_SETS.get(kinds) if isinstance(kinds, str) else None
+    if got is None:
+        got = frozenset([kinds] if isinstance(kinds, str) else kinds)
+        if isinstance(kinds, str):
+            _KIND_SETS[kinds] = got
+    return got
+
+
+_KIND_SETS: dict[str, frozenset] = {}
 
 
 def need_cell(S, sq, fn: str):
@@ -327,8 +384,12 @@ def build_tiles(section, node, ctx):
              hint=did_you_mean(psq, ctx.env.player_fields))
     ctx.env.cards |= set(tiles)
     ctx.env.ent_fields |= {"at", "rot", "name", *(f for t in tiles.values() for f in t.fields)}
-    return TileBoard(tiles, Rules(blocked, across), section.get("stack"), section.get("placed"),
-                     start, psq)
+    connect = section.get("connect", False)
+    if not isinstance(connect, bool):
+        fail(f"board.connect is true or false, got {connect!r}", "connect")
+        connect = False
+    return TileBoard(tiles, Rules(blocked, across, connect), section.get("stack"),
+                     section.get("placed"), start, psq)
 
 
 def _tile(spec, k, legend, road, fail) -> TileDef | None:
