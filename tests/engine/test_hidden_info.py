@@ -111,7 +111,7 @@ def test_putting_tiles_back_face_down_is_masked_for_the_others(game):
         S.forced = [1, 1]
 
     S = game.new_state(players=2, seed=1, prepare=prepare)
-    for label in ["place(at=0,-1, rot=0)", "stop", "shamble(z=zombie@1,-3, to=1,-2)"]:
+    for label in ["place(at=0,-1, rot=0)", "stop", "shamble(z=zombie@1,-3)"]:
         S.apply(label)
     seen_by_me = S.view(0)
     assert seen_by_me["zones"]["spotted#0"] == S.zones["spotted#0"]
