@@ -40,7 +40,7 @@ JobsOpt = Annotated[int, typer.Option(
 CsvOpt = Annotated[str | None, typer.Option(
     "--csv", metavar="FILE", help="Write one CSV row per game to FILE.")]
 PlotOpt = Annotated[str | None, typer.Option(
-    "--plot", metavar="FILE.png", help="Draw the results to an image (needs horde[plot]).")]
+    "--plot", metavar="FILE.png", help="Draw the results to an image (needs matplotlib: pip install horde\\[plot]).")]
 
 
 class RateColumn(ProgressColumn):
