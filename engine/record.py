@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from engine.atomic import write_text
 from engine.errors import HordeError, StateError
 
 FORMAT = 1
@@ -76,22 +75,7 @@ def make_record(state, ref: str | Path, house: Sequence[str | Path] = (),
 
 def save(record: dict, path: str | Path) -> None:
     """Write atomically: a crash mid-write leaves the old file, never half a record."""
-    path = Path(path)
-    text = json.dumps(record, indent=1) + "\n"
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
-                                   dir=path.parent if str(path.parent) else ".")
-    except OSError as exc:
-        raise StateError(f"cannot write {path}: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text(path, json.dumps(record, indent=1) + "\n")
 
 
 _FIELDS: dict[str, type | tuple[type, ...]] = {

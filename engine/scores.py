@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from engine.atomic import write_text
 from engine.errors import HordeError
 
 FILE = "scores.json"
@@ -80,33 +80,12 @@ def save(entries: list[dict], path: Path | None = None) -> None:
     text = json.dumps({"format": FORMAT, "scores": entries}, indent=1, ensure_ascii=False)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".scores-", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        _sync_dir(path.parent)
+        write_text(path, text + "\n")
     except OSError as exc:
         raise ScoresError(f"cannot write the high-score table {path}: {exc.strerror}") from None
-
-
-def _sync_dir(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); harmless where folders cannot be opened."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    except HordeError as exc:
+        raise ScoresError(f"cannot write the high-score table {path}: "
+                          f"{exc.problem.message}") from None
 
 
 @contextmanager

@@ -1,45 +1,17 @@
 """Files the balance tools write: per-game CSV rows, and every file written atomically.
 
-A file is written to a temporary name beside its target and moved over it with `os.replace`,
-so an interrupted run never leaves half a CSV or half a PNG where the last good one was.
+Files are written with `engine.atomic`, so an interrupted run never leaves half a CSV or
+half a PNG where the last good one was.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
-from engine.errors import HordeError
+from engine.atomic import write_text
 from engine.sim.result import SimResult
-
-
-def write_atomic(path: str | Path, write: Callable[[str], None]) -> None:
-    """Call `write(tmp_path)` to produce the file, then move it over `path`."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise HordeError(f"cannot write {path}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=folder)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise HordeError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
-def write_text(path: str | Path, text: str) -> None:
-    def write(tmp: str) -> None:
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-    write_atomic(path, write)
 
 
 def csv_rows(results: list[SimResult]) -> tuple[list[str], list[list]]:

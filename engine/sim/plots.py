@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.atomic import write_atomic
 from engine.errors import HordeError
-from engine.sim.output import write_atomic
 
 SEAT_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860",
                 "#DA8BC3", "#8C8C8C"]

@@ -7,11 +7,12 @@ import sys
 
 import pytest
 
+from engine.atomic import write_atomic, write_text
 from engine.errors import HordeError
 from engine.sim import simulate
 from engine.sim.compare import compare
 from engine.sim.measures import report
-from engine.sim.output import write_atomic, write_csv, write_text
+from engine.sim.output import write_csv
 from engine.sim.parallel import Batch, run_batches
 from engine.sim.sweep import combinations, parse_param, sweep
 
