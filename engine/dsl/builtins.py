@@ -187,6 +187,13 @@ def _has(S, z, card):
     return False
 
 
+def zone_ids(S, z) -> set[str]:
+    """The card or kind ids in a zone: `has(z, c)` is `c in zone_ids(S, z)`, for code that
+    asks the same zone about several cards (legality plans, engine.flow.labels)."""
+    ents = S.ents
+    return {ents[u]["id"] for u in S.zone(z)}
+
+
 @builtin("find", "zone card", "ent")
 def _find(S, z, card):
     """The topmost entity with this card id in the zone, or none."""

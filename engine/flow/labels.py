@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast as pyast
 
+from engine.dsl import builtins as core
 from engine.dsl.values import E, P
 
 
@@ -167,27 +168,27 @@ def _test(c) -> str | None:
 
 
 def _make_plan(game, point: str, is_cur: bool):
-    from engine.dsl.procs import direct_proc, inline
+    from engine.dsl.procs import direct_proc
 
     acts = [a for a in game.actions_at.get(point, ())
             if not (a.who == "current" and not is_cur or a.who == "others" and is_cur)]
     ns: dict = {}
     inlined = 0
     tests = []
-    hoist = _Hoist()
+    hoisted: dict[str, str] = {}
     for k, a in enumerate(acts):
         c = a.guard if a.params else a.cond
         if c is None:
             tests.append(f"    found.append({k})")
             continue
-        test = _test(c)
-        if test is None:
+        prepared = _prepared(game, c)
+        if prepared is None:
             return acts, None
-        ns.update(c.fn.__globals__)  # the snippets' names: builtins, constants, procedures
-        tree, n, names = inline(pyast.parse(test, mode="eval"), game, players=("v_me",))
+        test, n, names, mine = prepared
         inlined += n
+        ns.update(c.fn.__globals__)  # the snippets' names: builtins, constants, procedures
         ns.update(names)
-        test = pyast.unparse(hoist.visit(tree))
+        hoisted.update(mine)
         tests += [f"    if {test}:", f"        found.append({k})"]
     # Inlined procedures neither check the depth limit nor charge their step: the plan
     # does both up front (at most one step per inlined call). Going over a budget, like
@@ -200,18 +201,36 @@ def _make_plan(game, point: str, is_cur: bool):
                   f"    S.steps += {inlined}",
                   "    if S.fx_steps > S.fx_cap or S.steps > S.step_cap:",
                   "        raise _Redo"]
-    lines += [f"    {name} = {text}" for name, text in hoist.names.items()]
+    lines += [f"    {name} = {text}" for name, text in hoisted.items()]
     lines += ["    found = []", *tests, "    return found"]
     for name in [n for n in ns if n.startswith("_pc_")]:
         ns[name] = direct_proc(game, name[len("_pc_"):])
-    ns.update(__builtins__={}, _Redo=_Redo)
+    ns.update(__builtins__={}, _Redo=_Redo, _zone_ids=core.zone_ids)
     exec(compile("\n".join(lines) + "\n", f"<horde:plan {point}>", "exec"), ns)  # noqa: S102
     return acts, ns["_plan"]
 
 
+def _prepared(game, c):
+    """(test, inlined calls, names they need, hoisted lookups) for condition `c`, made once
+    per game: an action offered at several points shares its condition among plans."""
+    from engine.dsl.procs import inline
+
+    key = ("test", id(c))  # the game holds `c`, so its id stays its own
+    if key not in game.plans:
+        test = _test(c)
+        if test is None:
+            game.plans[key] = None
+        else:
+            tree, n, names = inline(pyast.parse(test, mode="eval"), game, players=("v_me",))
+            hoist = _Hoist()
+            game.plans[key] = (pyast.unparse(hoist.visit(tree)), n, names, hoist.names)
+    return game.plans[key]
+
+
 class _Hoist(pyast.NodeTransformer):
     """Look up `me`'s record and zones once, not in every test that reads them: replaces
-    `S.pl[v_me.i]` and `_zr_<zone>[v_me.i]` by local names, noting their definitions."""
+    `S.pl[v_me.i]` and `_zr_<zone>[v_me.i]` by local names, noting their definitions; and
+    `has(me.<zone>, 'card')` by a look into the set of ids in that zone, made once."""
 
     def __init__(self):
         self.names: dict[str, str] = {}
@@ -220,14 +239,27 @@ class _Hoist(pyast.NodeTransformer):
         self.generic_visit(node)
         text = pyast.unparse(node)
         if text == "S.pl[v_me.i]":
-            name = "_me_rec"
+            name = "_my_rec"
         elif isinstance(node.value, pyast.Name) and node.value.id.startswith("_zr_") and \
                 pyast.unparse(node.slice) == "v_me.i":
-            name = "_me_" + node.value.id[len("_zr_"):]
+            name = "_my_zone_" + node.value.id[len("_zr_"):]
         else:
             return node
         self.names[name] = text
         return pyast.Name(name, pyast.Load())
+
+    def visit_Call(self, node: pyast.Call):
+        self.generic_visit(node)
+        f, args = node.func, node.args
+        if isinstance(f, pyast.Name) and f.id == "_b_has" and len(args) == 3 and \
+                not node.keywords and isinstance(args[1], pyast.Name) and \
+                args[1].id.startswith("_my_zone_") and isinstance(args[2], pyast.Constant) and \
+                isinstance(args[2].value, str) and core.BUILTINS["has"].fn is core._has:
+            ids = "_my_ids_" + args[1].id[len("_my_zone_"):]
+            self.names[ids] = f"_zone_ids(S, {args[1].id})"
+            return pyast.Compare(pyast.Constant(args[2].value), [pyast.In()],
+                                 [pyast.Name(ids, pyast.Load())])
+        return node
 
 
 class _Redo(Exception):
