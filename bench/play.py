@@ -1,8 +1,9 @@
 """Warm measurements of one pack and mode: whole games, apply, clone, memory.
 
 Games are played by uniform random bots (the engine's `random` bot) over a fixed sequence
-of seeds (game k uses seed k), so two runs of the harness play the same games in the same
-order and their speeds compare like for like. A time budget says how many of those games
+of games: game k is game k of `horde sim --seed 0` (its seeds derived from 0 and k, so
+games do not share dice), and two runs of the harness play the same games in the same
+order, so their speeds compare like for like. A time budget says how many of those games
 to play; at least a couple are always played whole.
 
 Time is measured as this process's CPU time (`time.process_time`), not wall time: the
@@ -21,7 +22,7 @@ import tracemalloc
 from dataclasses import dataclass, field
 
 from engine.bots.random_bot import RandomBot
-from engine.sim.seeds import bot_seed
+from engine.sim.seeds import bot_seed, game_seed
 
 MIN_GAMES = 2
 CLONE_SAMPLES = 3
@@ -33,19 +34,19 @@ class PlayRun:
     decisions: int = 0
     seconds: float = 0.0
     apply_seconds: float = 0.0
-    lengths: list[tuple[int, int]] = field(default_factory=list)  # (seed, decisions)
+    lengths: list[tuple[int, int]] = field(default_factory=list)  # (game index, decisions)
 
 
-def _bots(players: int, seed: int) -> list[RandomBot]:
-    return [RandomBot(bot_seed(0, seed, seat)) for seat in range(players)]
+def _bots(players: int, index: int) -> list[RandomBot]:
+    return [RandomBot(bot_seed(0, index, seat)) for seat in range(players)]
 
 
-def play_game(game, players: int, seed: int, transactional: bool = False,
+def play_game(game, players: int, index: int, transactional: bool = False,
               stop_after: int | None = None):
-    """Play game `seed` with random bots; returns (state, decisions). With `stop_after`,
+    """Play game `index` with random bots; returns (state, decisions). With `stop_after`,
     stop once that many decisions were made (the state is then mid-game)."""
-    bots = _bots(players, seed)
-    state = game.new_state(players=players, seed=seed)
+    bots = _bots(players, index)
+    state = game.new_state(players=players, seed=game_seed(0, index))
     state.transactional = transactional
     n = 0
     while not state.over and n != stop_after:
@@ -56,16 +57,16 @@ def play_game(game, players: int, seed: int, transactional: bool = False,
 
 
 def play_for(game, players: int, seconds: float, transactional: bool = False) -> PlayRun:
-    """Play games seed 0, 1, 2... until `seconds` have passed (and at least MIN_GAMES)."""
+    """Play games 0, 1, 2... until `seconds` have passed (and at least MIN_GAMES)."""
     run = PlayRun()
     clock = time.process_time
     wall = time.perf_counter
     deadline = wall() + seconds
     start = clock()
-    seed = 0
-    while seed < MIN_GAMES or wall() < deadline:
-        bots = _bots(players, seed)
-        state = game.new_state(players=players, seed=seed)
+    index = 0
+    while index < MIN_GAMES or wall() < deadline:
+        bots = _bots(players, index)
+        state = game.new_state(players=players, seed=game_seed(0, index))
         state.transactional = transactional
         n = 0
         in_apply = 0.0
@@ -79,8 +80,8 @@ def play_for(game, players: int, seconds: float, transactional: bool = False) ->
         run.games += 1
         run.decisions += n
         run.apply_seconds += in_apply
-        run.lengths.append((seed, n))
-        seed += 1
+        run.lengths.append((index, n))
+        index += 1
     run.seconds = clock() - start
     return run
 
@@ -89,9 +90,9 @@ def mid_game_states(game, players: int, lengths: list[tuple[int, int]],
                     samples: int = CLONE_SAMPLES) -> list:
     """States halfway through the first few games that have a middle."""
     out = []
-    for seed, n in lengths:
+    for index, n in lengths:
         if n >= 2:
-            out.append(play_game(game, players, seed, stop_after=n // 2)[0])
+            out.append(play_game(game, players, index, stop_after=n // 2)[0])
         if len(out) == samples:
             break
     return out
@@ -119,12 +120,12 @@ def clone_time(states: list, seconds: float) -> float | None:
     return total / count
 
 
-def peak_memory(game, players: int, seed: int = 0) -> int:
+def peak_memory(game, players: int, index: int = 0) -> int:
     """Peak bytes of Python allocations while one game is created and played to the end."""
     tracemalloc.start()
     try:
         tracemalloc.reset_peak()
-        play_game(game, players, seed)
+        play_game(game, players, index)
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
