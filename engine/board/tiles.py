@@ -227,10 +227,21 @@ class TileBoard(PiecesOnSquares, Extension):
         m = self.map(S)
         want = _kind_set(kinds)
         out = []
+        if toward is not None:
+            for x in xs:
+                sq = self._where(S, x)
+                if sq is not None and self._open(S, m, sq, want, toward, first=True):
+                    out.append(x)
+            return out
+        # the same, written out: a chase asks this of every piece on the board
+        adj, index, ents = m.adj, S.vars[KEY]["at"], S.ents
         for x in xs:
             sq = self._where(S, x)
-            if sq is not None and self._open(S, m, sq, want, toward, first=True):
-                out.append(x)
+            for nb in adj.get(sq, ()) if sq is not None else ():
+                uids = index.get(sq_key(nb))
+                if not uids or not any(ents[u]["id"] in want for u in uids):
+                    out.append(x)
+                    break
         return out
 
     def _where(self, S, x):
