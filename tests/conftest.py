@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
 
 from engine.scenario import load_file, run_node
+
+# In CI the property and fuzz tests replay the same examples on every run: a red build must
+# mean a change broke something, not that a new random example was drawn. Locally they
+# explore new examples each run (and remember failures in .hypothesis/).
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 def pytest_collect_file(parent, file_path):

@@ -183,14 +183,22 @@ class Builder:
             out[name] = self.coerce_param(name, out[name], value)
         for name, spec in (self.raw.get("params") or {}).items():
             if isinstance(spec, dict):
-                v = out[name]
-                if "min" in spec and isinstance(v, int) and v < spec["min"] or \
-                        "max" in spec and isinstance(v, int) and v > spec["max"]:
-                    self.fail(f"param '{name}' = {v} is outside {spec.get('min')}..{spec.get('max')}",
-                              "params", name)
-                if "choices" in spec and v not in spec["choices"]:
-                    self.fail(f"param '{name}' = {v!r} is not one of {spec['choices']}", "params", name)
+                self.check_param_bounds(name, spec, out[name])
         return out
+
+    def check_param_bounds(self, name: str, spec: dict, v) -> None:
+        def whole(x) -> bool:
+            return isinstance(x, int) and not isinstance(x, bool)
+
+        lo, hi = spec.get("min"), spec.get("max")
+        for key, bound in (("min", lo), ("max", hi)):
+            if bound is not None and not whole(bound):
+                self.fail(f"param '{name}': {key} must be a whole number, got {bound!r}",
+                          "params", name, key)
+        if whole(v) and (whole(lo) and v < lo or whole(hi) and v > hi):
+            self.fail(f"param '{name}' = {v} is outside {lo}..{hi}", "params", name)
+        if "choices" in spec and v not in spec["choices"]:
+            self.fail(f"param '{name}' = {v!r} is not one of {spec['choices']}", "params", name)
 
     def coerce_param(self, name: str, default, value):
         if not isinstance(value, str) or isinstance(default, str):

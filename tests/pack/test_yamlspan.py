@@ -156,8 +156,13 @@ def test_an_anchor_inside_itself_is_rejected(loader):
 def test_deep_nesting_is_a_pack_error(loader, depth):
     # 300,000 levels would crash the C composer outright; it must never get there.
     (problem,) = problems_of("[" * depth + "]" * depth)
-    assert "nesting deeper than 64 levels" in problem.message
-    assert problem.span == Span("t.yaml", 1, 65)
+    # Newer PyYAML scanners refuse very deep nesting themselves (at 1000 levels), before our
+    # own limit is checked: either way it is one clear problem on the first line.
+    assert "nesting" in problem.message
+    assert problem.span.line == 1
+    if depth < 1000:
+        assert "nesting deeper than 64 levels" in problem.message
+        assert problem.span == Span("t.yaml", 1, 65)
 
 
 def test_unclosed_deep_nesting_is_a_pack_error():
