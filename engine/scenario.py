@@ -172,8 +172,8 @@ def describe(S) -> str:
     for i, p in enumerate(S.pl):
         lines.append(f"  P{i}: " + ", ".join(f"{k}={S.describe(v)}" for k, v in p.items()))
     d = S.decision()
-    lines.append(f"  over={S.over} winners={S.winners} turn={S.turns} "
-                 f"deciding={'P%d at %s: %s' % (d.player, d.point, d.actions) if d else '-'}")
+    deciding = f"P{d.player} at {d.point}: {d.actions}" if d else "-"
+    lines.append(f"  over={S.over} winners={S.winners} turn={S.turns} deciding={deciding}")
     msgs = [e["text"] for e in S.log if e.get("t") == "msg"][-8:]
     lines += [f"  log: {m}" for m in msgs]
     return "\n".join(lines)

@@ -3,6 +3,8 @@
 Importing this package registers every board kind with `engine.extensions`.
 """
 
-from engine.board import registry  # noqa: F401 - the `board:` section and its type registry
-from engine.board import grid  # noqa: F401 - grid boards (type: grid)
-from engine.board import tilebuiltins  # noqa: F401 - tile boards (type: tiles)
+from engine.board import (
+    grid,  # noqa: F401 - grid boards (type: grid)
+    registry,  # noqa: F401 - the `board:` section and its type registry
+    tilebuiltins,  # noqa: F401 - tile boards (type: tiles)
+)
