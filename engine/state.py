@@ -28,7 +28,9 @@ def copy_value(v):
         # most lists and records hold no list or dict: one C-level scan, one C-level copy
         return v.copy() if _flat(map(type, v)) else [copy_value(x) for x in v]
     if t is dict:
-        return v.copy() if _flat(map(type, v.values())) else {k: copy_value(x) for k, x in v.items()}
+        if _flat(map(type, v.values())):
+            return v.copy()
+        return {k: copy_value(x) for k, x in v.items()}
     return v
 
 
