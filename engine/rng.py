@@ -11,7 +11,13 @@ MASK = (1 << 64) - 1
 
 
 def seed_state(seed: int) -> int:
-    return (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
+    """The starting state for a seed. splitmix64 walks its state by a fixed step, so the
+    seed is scrambled first: seeds k and k+1 must not start one step apart on the same walk
+    (their games would share a shifted dice stream)."""
+    z = (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
 
 
 def next_u64(state: int) -> tuple[int, int]:

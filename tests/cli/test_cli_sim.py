@@ -71,10 +71,11 @@ def test_scenario_command_fails_on_a_broken_rule(horde, tmp_path):
   rolls: [6, zombie, run, run, run, run, run]
   decisions: []
   expect: ["players[0].health == 1"]
-- scenario: nothing happens before the first decision
+- scenario: a game stopped before its first turn has played no turn
   pack: {PACK}
   players: 2
-  expect: ["turn_count() == 1"]
+  turns: 0
+  expect: ["turn_count() == 0"]
 """)
     r = horde("scenario", f)
     assert r.exit_code == 1
