@@ -51,13 +51,19 @@ def evaluate(S, c: Compiled, L: dict):
     """Run a compiled snippet; any failure becomes a RuleRuntimeError at its pack location."""
     try:
         return c.fn(S, L)
-    except HordeError as exc:
+    except (HordeError, *_CATCH) as exc:
+        raise _located(exc, c) from None
+
+
+def _located(exc: Exception, c: Compiled) -> HordeError:
+    """The error a failed snippet raises, pointing at its place in the pack. Called while the
+    exception is being handled, so the failing line can still be read off the traceback."""
+    if isinstance(exc, HordeError):
         if isinstance(exc, RuleRuntimeError) and exc.problem.span is None:
             exc.problem.span = c.locate(error_pos(c)) if c.locate else None
-        raise
-    except _CATCH as exc:
-        span = c.locate(error_pos(c)) if c.locate else None
-        raise RuleRuntimeError(runtime_message(exc), span) from None
+        return exc
+    span = c.locate(error_pos(c)) if c.locate else None
+    return RuleRuntimeError(runtime_message(exc), span)
 
 
 def run_effect(S, c: Compiled, L: dict) -> None:
@@ -67,13 +73,8 @@ def run_effect(S, c: Compiled, L: dict) -> None:
         S.charge(0)
     try:  # evaluate(S, c, L), minus a call: this runs for every effect
         c.fn(S, L)
-    except HordeError as exc:
-        if isinstance(exc, RuleRuntimeError) and exc.problem.span is None:
-            exc.problem.span = c.locate(error_pos(c)) if c.locate else None
-        raise
-    except _CATCH as exc:
-        span = c.locate(error_pos(c)) if c.locate else None
-        raise RuleRuntimeError(runtime_message(exc), span) from None
+    except (HordeError, *_CATCH) as exc:
+        raise _located(exc, c) from None
     after_effect(S)
 
 
