@@ -16,7 +16,6 @@ hidden zone keeps its size and its mix of families. See docs/hidden-information.
 
 from __future__ import annotations
 
-import json
 import random
 
 
@@ -45,12 +44,13 @@ def family(game, entity_id: str) -> str:
 
 
 def _canon(rec: dict) -> str:
-    return json.dumps({k: v for k, v in rec.items() if k != "@z"}, sort_keys=True, default=repr)
+    # keys are unique strings, so sorting the pairs never compares two values
+    return repr(sorted((k, v) for k, v in rec.items() if k != "@z"))
 
 
 def determinize(state, seat: int, rng: random.Random):
     """A copy of `state` that `seat` cannot tell from it: hidden contents re-dealt, new dice."""
-    c = state.clone()
+    c = state.clone(record=False)
     groups: dict[str, list[tuple[str, int]]] = {}
     for k in hidden_zone_keys(c, seat):
         for i, uid in enumerate(c.zones[k]):

@@ -138,7 +138,9 @@ class State:
         from engine.persist import state_to_dict
         return state_to_dict(self)
 
-    def clone(self) -> State:
+    def clone(self, record: bool = True) -> State:
+        """An independent copy. `record=False` leaves the log and history behind: a search
+        bot's throwaway copies never read them, and they grow with every turn."""
         c = State.__new__(State)
         c.game = self.game
         c.seed = self.seed
@@ -152,7 +154,7 @@ class State:
         c.turn = copy_value(self.turn)
         c.stack = [[f[0], f[1], copy_value(f[2]), copy_value(f[3]), f[4]] for f in self.stack]
         c.rng = self.rng
-        c.log = list(self.log)
+        c.log = list(self.log) if record else []
         c.over = self.over
         c.winners = list(self.winners)
         c.losers = list(self.losers)
@@ -168,7 +170,7 @@ class State:
         c.limit_hit = self.limit_hit
         c._decision = self._decision
         c.transactional = self.transactional
-        c.history = list(self.history)
+        c.history = list(self.history) if record else []
         c.stop_turns = self.stop_turns
         c.fx_cap = self.fx_cap
         c.step_cap = self.step_cap
