@@ -17,6 +17,25 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+@pytest.fixture
+def horde():
+    """Run the `horde` command in-process; no traceback may ever reach its output."""
+    from typer.testing import CliRunner
+
+    from engine.cli.app import app
+
+    runner = CliRunner()
+
+    def invoke(*args, input: str | None = None):
+        result = runner.invoke(app, [str(a) for a in args], input=input)
+        assert "Traceback" not in result.output
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        return result
+
+    return invoke
+
+
 def pytest_collect_file(parent, file_path):
     if file_path.suffix in (".yaml", ".yml") and "scenarios" in file_path.parts:
         return ScenarioFile.from_parent(parent, path=file_path)

@@ -6,28 +6,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 import yaml
-from typer.testing import CliRunner
 
-from engine.cli.app import app
 from tests.check.conftest import fixture
 
 PACK = "roll-them-bones"
 
-
-@pytest.fixture
-def horde():
-    runner = CliRunner()
-
-    def invoke(*args):
-        result = runner.invoke(app, [str(a) for a in args])
-        assert "Traceback" not in result.output
-        if result.exception is not None and not isinstance(result.exception, SystemExit):
-            raise result.exception
-        return result
-
-    return invoke
 
 
 def test_the_reference_pack_keeps_every_law(horde):

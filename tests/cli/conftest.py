@@ -6,26 +6,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from engine.cli.app import app
 from engine.pack.loader import rulesets_dir
 
 PACK = "roll-them-bones"
 
-
-@pytest.fixture
-def horde():
-    runner = CliRunner()
-
-    def invoke(*args, input: str | None = None):
-        result = runner.invoke(app, [str(a) for a in args], input=input)
-        assert "Traceback" not in result.output
-        if result.exception is not None and not isinstance(result.exception, SystemExit):
-            raise result.exception
-        return result
-
-    return invoke
 
 
 @pytest.fixture

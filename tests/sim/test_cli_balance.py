@@ -6,24 +6,9 @@ import csv
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from engine.cli.app import app
 from tests.sim.conftest import PACK
-
-
-@pytest.fixture
-def horde():
-    runner = CliRunner()
-
-    def invoke(*args):
-        result = runner.invoke(app, [str(a) for a in args])
-        assert "Traceback" not in result.output
-        if result.exception is not None and not isinstance(result.exception, SystemExit):
-            raise result.exception
-        return result
-
-    return invoke
 
 
 def test_sim_report_shows_intervals_lengths_actions_metrics_and_measures(horde):
