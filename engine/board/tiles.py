@@ -200,16 +200,20 @@ class TileBoard(PiecesOnSquares, Extension):
         """The values of `xs` (squares, pieces or players) nearest to `sq`; ties all kept."""
         m = self.map(S)
         sq = need_cell(S, sq, "closest")
+        return [x for x, _ in self._nearest(S, m, sq, xs)]
+
+    def _nearest(self, S, m, sq, xs) -> list[tuple]:
+        """(value, its square) for the values of `xs` nearest to `sq`; ties all kept."""
         best, out = None, []
-        for x in xs if isinstance(xs, list) else list(xs):
+        for x in xs:
             where = self.square_of(S, x)
             d = m.distance(sq, where) if where is not None else None
             if d is None:
                 continue
             if best is None or d < best:
-                best, out = d, [x]
+                best, out = d, [(x, where)]
             elif d == best:
-                out.append(x)
+                out.append((x, where))
         return out
 
     def open_steps(self, S, x, kinds, toward=None) -> list:
@@ -299,16 +303,7 @@ class TileBoard(PiecesOnSquares, Extension):
         sq = self.square_of(S, x)
         if sq is None:
             return []
-        best, goals = None, []
-        for t in targets:
-            where = self.square_of(S, t)
-            d = m.distance(sq, where) if where is not None else None
-            if d is None:
-                continue
-            if best is None or d < best:
-                best, goals = d, [where]
-            elif d == best:
-                goals.append(where)
+        goals = [where for _, where in self._nearest(S, m, sq, targets)]
         out: list = []
         for g in goals:
             for nb in m.step_toward(sq, g):

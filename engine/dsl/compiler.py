@@ -63,6 +63,11 @@ def _elem(t: str) -> str:
     return t.split(":", 1)[1] if t.startswith("list:") else "any"
 
 
+class _GenericField(str):
+    """`attr_place`'s answer for writing a field of a value of unknown type: the code of the
+    object, for the caller to wrap in a `_set(...)` call (there is no place to assign to)."""
+
+
 class _Emitter:
     def __init__(self, env: Env, scope: dict[str, str], pure: bool):
         self.env = env
@@ -149,8 +154,8 @@ class _Emitter:
         place = self.attr_place(tgt, writing=True)
         if place is None:
             return
-        if place.startswith("_set("):
-            obj = place[len("_set("):]
+        if isinstance(place, _GenericField):
+            obj = str(place)
             fast = self.player_place(obj, tgt.name, writing=True) if self.untyped else None
             if fast is not None:  # most untyped values are players: try that first
                 self.emit_line(indent, f"if _type({obj}) is _P:", st.pos)
@@ -283,7 +288,7 @@ class _Emitter:
             fast = self.player_place(obj, name, writing)
             if fast is not None:  # most untyped values are players: try that first
                 return f"({fast} if _type({obj}) is _P else _get(S, {obj}, {name!r}))"
-        return f"_set({obj}" if writing else f"_get(S, {obj}, {name!r})"
+        return _GenericField(obj) if writing else f"_get(S, {obj}, {name!r})"
 
     def player_place(self, obj: str, name: str, writing: bool) -> str | None:
         """Direct access to field `name` of the player `obj` (generated code), if it has one.
