@@ -79,7 +79,7 @@ class Map:
     """One layout of placed tiles as a cell graph. Never changed once built."""
 
     __slots__ = ("key", "tiles", "uid_at", "kind", "tile_pos", "adj", "frontier", "_dist", "_fits",
-                 "connect")
+                 "connect", "memo")
 
     def __init__(self, connect: bool = False):
         self.connect = connect  # a new tile must meet some road of the map with one of its own
@@ -92,6 +92,7 @@ class Map:
         self.frontier: frozenset[Cell] = frozenset()
         self._dist: OrderedDict = OrderedDict()
         self._fits: dict[str, list] = {}
+        self.memo: dict[str, object] = {}  # tables other modules derive from this layout, made once
 
     # ---------- growing ----------
     def with_tile(self, key: str, uid: int, at: Cell, shape: Shape, rules: Rules) -> Map:

@@ -33,6 +33,23 @@ def sq_key(sq) -> str:
     return k
 
 
+_PIECES: dict[int, E] = {}  # uid -> its value: a chase lists every piece at every step
+
+
+def pieces_of(uids) -> list:
+    """`[E(u) for u in uids]`, each value made once: a value is only ever read, so the
+    states and games that name the same uid can share it."""
+    try:
+        return list(map(_PIECES.__getitem__, uids))
+    except KeyError:
+        if len(_PIECES) > 100_000:
+            _PIECES.clear()
+        for u in uids:
+            if u not in _PIECES:
+                _PIECES[u] = E(u)
+        return list(map(_PIECES.__getitem__, uids))
+
+
 def _kinds(S, kinds) -> set:
     if isinstance(kinds, str):
         return {kinds}
@@ -126,12 +143,15 @@ class PiecesOnSquares:
 
     def pieces(self, S, kinds=None) -> list:
         """Every piece on the board (optionally only of some kinds), by age."""
-        want = _kinds(S, kinds) if kinds is not None else None
-        ents = S.ents
-        out = [u for lst in self._index(S).values() for u in lst
-               if want is None or ents[u]["id"] in want]
+        index = self._index(S)
+        if kinds is None:
+            out = [u for lst in index.values() for u in lst]
+        else:
+            want = _kinds(S, kinds)
+            ents = S.ents
+            out = [u for lst in index.values() for u in lst if ents[u]["id"] in want]
         out.sort()
-        return [E(u) for u in out]
+        return pieces_of(out)
 
     def stacked(self, S, kinds) -> list:
         """Squares holding more than one piece of the kind(s) (for invariants)."""

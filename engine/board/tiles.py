@@ -223,27 +223,58 @@ class TileBoard(PiecesOnSquares, Extension):
         sq = self._where(S, x)
         if sq is None:
             return []
-        return self._open(S, self.map(S), sq, _kind_set(kinds), toward)
+        m = self.map(S)
+        want = _kind_set(kinds)
+        steps = m.adj.get(sq, ()) if toward is None else self._toward(S, m, toward).of(sq)
+        index, ents, keys = S.vars[KEY]["at"], S.ents, _square_keys(m)
+        out = []
+        for nb in steps:
+            uids = index.get(keys[nb])
+            if uids:
+                for u in uids:
+                    if ents[u]["id"] in want:
+                        break
+                else:
+                    out.append(nb)
+            else:
+                out.append(nb)
+        return out
 
     def movable(self, S, xs, kinds, toward=None) -> list:
         """The pieces (or squares) of `xs` that have an open step (see `open_steps`): which
-        chasers may move at all, asked once for all of them."""
+        chasers may move at all, asked once for all of them. A chase asks this of every
+        piece on the board at every step, so it is written out: neighbours are named from
+        a table of the map, and the targets' distance tables are looked up once."""
         m = self.map(S)
         want = _kind_set(kinds)
+        index, ents = S.vars[KEY]["at"], S.ents
+        near = _adjacent_keys(m)
+        closer = None
         out = []
-        if toward is not None:
-            for x in xs:
-                sq = self._where(S, x)
-                if sq is not None and self._open(S, m, sq, want, toward, first=True):
-                    out.append(x)
-            return out
-        # the same, written out: a chase asks this of every piece on the board
-        adj, index, ents = m.adj, S.vars[KEY]["at"], S.ents
         for x in xs:
-            sq = self._where(S, x)
-            for nb in adj.get(sq, ()) if sq is not None else ():
-                uids = index.get(sq_key(nb))
-                if not uids or not any(ents[u]["id"] in want for u in uids):
+            if type(x) is E:
+                ent = ents.get(x.i)
+                sq = ent.get("cell") if ent is not None else None
+            else:
+                sq = self.square_of(S, x)
+            if sq is None:
+                continue
+            if toward is None:
+                steps = near.get(sq, ())
+            else:
+                if closer is None:
+                    closer = self._toward(S, m, toward)
+                steps = closer.keys_of(sq)
+            for k in steps:
+                uids = index.get(k)
+                if uids:
+                    for u in uids:
+                        if ents[u]["id"] in want:
+                            break
+                    else:
+                        out.append(x)
+                        break
+                else:
                     out.append(x)
                     break
         return out
@@ -254,27 +285,19 @@ class TileBoard(PiecesOnSquares, Extension):
             return ent.get("cell") if ent is not None else None
         return self.square_of(S, x)
 
-    def _open(self, S, m: Map, sq, want: frozenset, toward, first: bool = False) -> list:
-        steps = m.adj.get(sq, ())
-        if toward is not None:
-            near = self.approach(S, sq, toward)
-            steps = [nb for nb in steps if nb in near]
-        index = S.vars[KEY]["at"]
-        ents = S.ents
-        out = []
-        for nb in steps:
-            uids = index.get(sq_key(nb))
-            if uids:
-                for u in uids:
-                    if ents[u]["id"] in want:
-                        break
-                else:
-                    out.append(nb)
-            else:
-                out.append(nb)
-            if first and out:
-                break
-        return out
+    def _toward(self, S, m: Map, targets) -> Closer:
+        """The steps toward `targets` on map `m`, shared by every question about the same
+        target squares on the same map: the zombies of a turn all chase the same pawns."""
+        wheres = tuple(w for w in (self.square_of(S, t) for t in targets) if w is not None)
+        memo = m.memo.get("toward")
+        if memo is None:
+            memo = m.memo["toward"] = {}
+        got = memo.get(wheres)
+        if got is None:
+            if len(memo) >= 64:
+                memo.clear()
+            got = memo[wheres] = Closer(m, [m.dist_to(w) for w in wheres])
+        return got
 
     def nearest_distance(self, S, sq, xs):
         """Moves from square `sq` to the nearest of `xs` (squares, pieces or players), or
@@ -303,13 +326,7 @@ class TileBoard(PiecesOnSquares, Extension):
         sq = self.square_of(S, x)
         if sq is None:
             return []
-        goals = [where for _, where in self._nearest(S, m, sq, targets)]
-        out: list = []
-        for g in goals:
-            for nb in m.step_toward(sq, g):
-                if nb not in out:
-                    out.append(nb)
-        return sorted(out)
+        return sorted(self._toward(S, m, targets).of(sq))
 
     def square_of(self, S, x):
         """Where a value stands: a square is itself, a piece its cell, a player their square."""
@@ -320,6 +337,72 @@ class TileBoard(PiecesOnSquares, Extension):
         if type(x) is P and self.player_square:
             return S.pl[x.i].get(self.player_square)
         return None
+
+
+class Closer:
+    """For each square, its neighbours one move closer to the nearest of some targets (ties
+    all kept; none when no target can be reached or one is there already), worked out once
+    per square. The targets are given by their distance tables."""
+
+    __slots__ = ("m", "tables", "steps", "keys")
+
+    def __init__(self, m: Map, tables: list[dict]):
+        self.m, self.tables = m, tables
+        self.steps: dict = {}
+        self.keys: dict = {}
+
+    def of(self, sq) -> list:
+        """The steps from `sq`; none from a value that is not a square."""
+        if not is_cell(sq):
+            hash(sq)  # what is not a value at all fails as a map lookup would
+            return []
+        got = self.steps.get(sq)
+        if got is None:
+            got = self.steps[sq] = self._work_out(sq)
+        return got
+
+    def keys_of(self, sq) -> tuple:
+        """`of(sq)` as names in the piece index."""
+        got = self.keys.get(sq) if is_cell(sq) else None
+        if got is None:
+            keys = _square_keys(self.m)
+            got = tuple(keys[nb] for nb in self.of(sq))
+            if is_cell(sq):
+                self.keys[sq] = got
+        return got
+
+    def _work_out(self, sq) -> list:
+        best, goals = None, []
+        for table in self.tables:
+            d = table.get(sq)
+            if d is None:
+                continue
+            if best is None or d < best:
+                best, goals = d, [table]
+            elif d == best:
+                goals.append(table)
+        if not best:
+            return []
+        step = best - 1
+        return [nb for nb in self.m.adj.get(sq, ()) if any(t.get(nb) == step for t in goals)]
+
+
+def _square_keys(m: Map) -> dict:
+    """Square -> its name in the piece index, for every square of the map."""
+    keys = m.memo.get("keys")
+    if keys is None:
+        keys = m.memo["keys"] = {sq: sq_key(sq) for sq in m.kind}
+    return keys
+
+
+def _adjacent_keys(m: Map) -> dict:
+    """Square -> the names of its neighbours in the piece index: the open-step question
+    without naming a square again."""
+    near = m.memo.get("near")
+    if near is None:
+        keys = _square_keys(m)
+        near = m.memo["near"] = {sq: tuple(keys[nb] for nb in nbs) for sq, nbs in m.adj.items()}
+    return near
 
 
 def _kind_set(kinds) -> frozenset:
