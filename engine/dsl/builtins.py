@@ -190,8 +190,17 @@ def _has(S, z, card):
 def zone_ids(S, z) -> set[str]:
     """The card or kind ids in a zone: `has(z, c)` is `c in zone_ids(S, z)`, for code that
     asks the same zone about several cards (legality plans, engine.flow.labels)."""
+    try:
+        lst = S.zones[z.key]
+    except (KeyError, AttributeError):
+        lst = S.zone(z)  # which says what is wrong
+    if not lst:
+        return _NO_IDS  # most hands are empty most of the time
     ents = S.ents
-    return {ents[u]["id"] for u in S.zone(z)}
+    return {ents[u]["id"] for u in lst}
+
+
+_NO_IDS: frozenset[str] = frozenset()
 
 
 @builtin("find", "zone card", "ent")

@@ -117,6 +117,9 @@ def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: 
 
 def _add_bindings(S, a, L: dict, out: dict, evaluate) -> None:
     """Every binding of `a`'s parameters for which its condition holds, labelled."""
+    if len(a.params) == 1:
+        _add_single(S, a, L, out, evaluate)
+        return
     found: list[dict] = []
     _bind(S, a, 0, L, {}, found, evaluate)
     if not found:
@@ -125,6 +128,37 @@ def _add_bindings(S, a, L: dict, out: dict, evaluate) -> None:
     dup = len(set(labels)) < len(labels)
     for args, lab in zip(found, labels, strict=True):
         out[_label(S, a, args, True) if dup else lab] = (a, args)
+
+
+def _add_single(S, a, L: dict, out: dict, evaluate) -> None:
+    """`_add_bindings` for an action with one parameter, the usual case, whose bindings a
+    decision may list by the dozen (every piece that can move): `_bind` and `_label`
+    without their loops over parameters."""
+    name, domain = a.params[0]
+    cond = a.cond
+    values = evaluate(S, domain, L)
+    if type(values) is not list:
+        values = list(values)
+    if cond is not None:
+        saved = L.get(name, _UNSET)
+        kept = []
+        for v in values:
+            L[name] = v
+            if evaluate(S, cond, L):
+                kept.append(v)
+        if saved is _UNSET:
+            L.pop(name, None)
+        else:
+            L[name] = saved
+        values = kept
+    if not values:
+        return
+    head = f"{a.id}({name}="
+    labels = [head + _value_label(S, v) + ")" for v in values]
+    if len(set(labels)) < len(labels):
+        labels = [head + _value_label(S, v) + (f"#{v.i})" if type(v) is E else ")") for v in values]
+    for v, lab in zip(values, labels, strict=True):
+        out[lab] = (a, {name: v})
 
 
 def _call(S, c, L):
@@ -167,29 +201,52 @@ def _test(c) -> str | None:
     return f"({line[len('return '):]})" if line.startswith("return ") else None
 
 
-def _make_plan(game, point: str, is_cur: bool):
-    from engine.dsl.procs import direct_proc
-
-    acts = [a for a in game.actions_at.get(point, ())
+def _offered(game, point: str, is_cur: bool) -> list:
+    return [a for a in game.actions_at.get(point, ())
             if not (a.who == "current" and not is_cur or a.who == "others" and is_cur)]
-    ns: dict = {}
+
+
+def _tests(game, acts, ns: dict):
+    """(one test expression per action, or None for an action with no condition; inlined
+    calls; hoisted lookups) for the actions `acts`, their names put in `ns`; or None when
+    a condition cannot join a plan."""
     inlined = 0
-    tests = []
+    tests: list[str | None] = []
     hoisted: dict[str, str] = {}
-    for k, a in enumerate(acts):
+    for a in acts:
         c = a.guard if a.params else a.cond
         if c is None:
-            tests.append(f"    found.append({k})")
+            tests.append(None)
             continue
         prepared = _prepared(game, c)
         if prepared is None:
-            return acts, None
+            return None
         test, n, names, mine = prepared
         inlined += n
         ns.update(c.fn.__globals__)  # the snippets' names: builtins, constants, procedures
         ns.update(names)
         hoisted.update(mine)
-        tests += [f"    if {test}:", f"        found.append({k})"]
+        tests.append(test)
+    return tests, inlined, hoisted
+
+
+def _exec(game, lines: list[str], ns: dict, name: str):
+    from engine.dsl.procs import direct_proc
+
+    for proc in [n for n in ns if n.startswith("_pc_")]:
+        ns[proc] = direct_proc(game, proc[len("_pc_"):])
+    ns.update(__builtins__={}, _Redo=_Redo, _zone_ids=core.zone_ids)
+    exec(compile("\n".join(lines) + "\n", name, "exec"), ns)  # noqa: S102
+    return ns
+
+
+def _make_plan(game, point: str, is_cur: bool):
+    acts = _offered(game, point, is_cur)
+    ns: dict = {}
+    made = _tests(game, acts, ns)
+    if made is None:
+        return acts, None
+    tests, inlined, hoisted = made
     # Inlined procedures neither check the depth limit nor charge their step: the plan
     # does both up front (at most one step per inlined call). Going over a budget, like
     # any error, sends legal_bindings the careful way, which says exactly what happened.
@@ -202,12 +259,62 @@ def _make_plan(game, point: str, is_cur: bool):
                   "    if S.fx_steps > S.fx_cap or S.steps > S.step_cap:",
                   "        raise _Redo"]
     lines += [f"    {name} = {text}" for name, text in hoisted.items()]
-    lines += ["    found = []", *tests, "    return found"]
-    for name in [n for n in ns if n.startswith("_pc_")]:
-        ns[name] = direct_proc(game, name[len("_pc_"):])
-    ns.update(__builtins__={}, _Redo=_Redo, _zone_ids=core.zone_ids)
-    exec(compile("\n".join(lines) + "\n", f"<horde:plan {point}>", "exec"), ns)  # noqa: S102
-    return acts, ns["_plan"]
+    lines.append("    found = []")
+    for k, test in enumerate(tests):
+        lines += [f"    found.append({k})"] if test is None else \
+            [f"    if {test}:", f"        found.append({k})"]
+    lines.append("    return found")
+    return acts, _exec(game, lines, ns, f"<horde:plan {point}>")["_plan"]
+
+
+def first_may_act(S, point: str, seats: list[int]) -> int:
+    """The index in `seats` of the first seat that may have a legal action at `point`
+    (`can_act` of each in turn, in one generated function); len(seats) when none may."""
+    fn = S.game.plans.get((point, "window"))
+    if fn is None:
+        fn = S.game.plans[point, "window"] = _make_window(S.game, point)
+    return fn(S, seats)
+
+
+def _make_window(game, point: str):
+    """`first_may_act` for one point: both plans' tests, run seat by seat without a list of
+    results, stopping at the first seat that may act. The budget checks and the restored
+    step counts are those of `can_act`, so the answer is the same seat."""
+    ns: dict = {"enumerate": enumerate, "len": len, "Exception": Exception}
+    lines = ["def _first(S, seats):",
+             "    steps, fx_steps = S.steps, S.fx_steps",
+             "    cur = S.cur",
+             "    players = S.players",
+             "    try:",
+             "        for k, i in enumerate(seats):",
+             "            v_me = players[i]",
+             "            try:"]
+    for is_cur in (True, False):
+        lines.append(f"                {'if' if is_cur else 'else'}{' i == cur' if is_cur else ''}:")
+        pad = " " * 20
+        made = _tests(game, _offered(game, point, is_cur), ns)
+        if made is None:
+            lines.append(pad + "return k")  # a condition no plan can hold: ask the careful way
+            continue
+        tests, inlined, hoisted = made
+        lines.append(pad + f"S.steps, S.fx_steps = steps + {inlined}, fx_steps + {inlined}")
+        if inlined:
+            lines += [pad + f"if S.depth >= {game.limits['depth']} or "
+                      "S.fx_steps > S.fx_cap or S.steps > S.step_cap:",
+                      pad + "    return k"]
+        if None in tests:
+            lines.append(pad + "return k")
+            continue
+        lines += [pad + f"{name} = {text}" for name, text in hoisted.items()]
+        if tests:
+            lines += [pad + f"if {' or '.join(tests)}:", pad + "    return k"]
+        lines.append(pad + "pass")
+    lines += ["            except Exception:",
+              "                return k  # legal_bindings will find out, carefully",
+              "        return len(seats)",
+              "    finally:",
+              "        S.steps, S.fx_steps = steps, fx_steps"]
+    return _exec(game, lines, ns, f"<horde:window {point}>")["_first"]
 
 
 def _prepared(game, c):

@@ -12,10 +12,12 @@ from engine.dsl.compiler import Compiled, error_pos, runtime_message
 from engine.dsl.values import E, P
 from engine.errors import HordeError, RuleRuntimeError
 from engine.flow.decision import Decision
-from engine.flow.labels import can_act, legal_bindings, needs_locals
+from engine.flow.labels import first_may_act, legal_bindings, needs_locals
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
+from engine.flow.steppers import stepper
 
-_CATCH = (ArithmeticError, LookupError, TypeError, AttributeError, ValueError, RecursionError)
+# what a failing snippet may raise: each becomes a RuleRuntimeError at the snippet's place
+CATCH = (HordeError, ArithmeticError, LookupError, TypeError, AttributeError, ValueError, RecursionError)
 
 
 def push(S, nid: int, vars: dict | None = None, boundary: bool = False) -> None:
@@ -51,11 +53,11 @@ def evaluate(S, c: Compiled, L: dict):
     """Run a compiled snippet; any failure becomes a RuleRuntimeError at its pack location."""
     try:
         return c.fn(S, L)
-    except (HordeError, *_CATCH) as exc:
-        raise _located(exc, c) from None
+    except CATCH as exc:
+        raise located(exc, c) from None
 
 
-def _located(exc: Exception, c: Compiled) -> HordeError:
+def located(exc: Exception, c: Compiled) -> HordeError:
     """The error a failed snippet raises, pointing at its place in the pack. Called while the
     exception is being handled, so the failing line can still be read off the traceback."""
     if isinstance(exc, HordeError):
@@ -73,8 +75,8 @@ def run_effect(S, c: Compiled, L: dict) -> None:
         S.charge(0)
     try:  # evaluate(S, c, L), minus a call: this runs for every effect
         c.fn(S, L)
-    except (HordeError, *_CATCH) as exc:
-        raise _located(exc, c) from None
+    except CATCH as exc:
+        raise located(exc, c) from None
     after_effect(S)
 
 
@@ -123,25 +125,25 @@ def _start_turn(S, player) -> None:
         after_effect(S)
 
 
-def _window_order(S, who: str) -> list[int]:
-    n = len(S.pl)
-    cur = S.cur
-    if who == "current":
-        return [cur]
-    order = _ORDERS.get((n, cur))
+def window_order(S, who: str) -> tuple[int, ...]:
+    """The seats a window asks, in turn order from the current player."""
+    key = (len(S.pl), S.cur, who)
+    order = _ORDERS.get(key)
     if order is None:
-        order = _ORDERS[n, cur] = tuple((cur + k) % n for k in range(n))
-    return list(order[1:] if who == "others" else order)
+        n, cur = len(S.pl), S.cur
+        order = (cur,) if who == "current" else tuple((cur + k) % n for k in range(n))
+        order = _ORDERS[key] = order[1:] if who == "others" else order
+    return order
 
 
-_ORDERS: dict[tuple[int, int], tuple[int, ...]] = {}  # (players, current) -> seat order
+_ORDERS: dict[tuple[int, int, str], tuple[int, ...]] = {}  # (players, current, who) -> seats
 
 
 def run(S) -> None:
     """Advance until a decision is pending or the game is over."""
     g = S.game
     nodes = g.nodes
-    max_frames = g.limits["depth"] * 8
+    steppers = g.plans.setdefault("steppers", {})
     S._decision = None
     while not S.over:
         stack = S.stack
@@ -152,14 +154,7 @@ def run(S) -> None:
         node = nodes[fr[0]]
         k = node.kind
         if k == SEQ:
-            i = fr[1]
-            if i < len(node.children):
-                fr[1] = i + 1
-                if len(stack) > max_frames:
-                    push(S, node.children[i])  # which says why it cannot
-                stack.append([node.children[i], 0, None, None, False])  # push(), written out
-            else:
-                stack.pop()
+            (steppers.get(fr[0]) or stepper(g, fr[0]))(S, fr)
         elif k == DO:
             stack.pop()
             run_effect(S, node.fx, _locals_for(S, node.fx))
@@ -209,7 +204,7 @@ def run(S) -> None:
             return
         elif k == WINDOW:
             if fr[3] is None:
-                fr[3] = {"order": _window_order(S, node.who or "any"), "k": 0, "passed": 0}
+                fr[3] = {"order": list(window_order(S, node.who or "any")), "k": 0, "passed": 0}
             w = fr[3]
             order = w["order"]
             size = len(order)
@@ -217,8 +212,14 @@ def run(S) -> None:
             L = flow_locals(S) if needs_locals(g, point) else {}
             passed, i = w["passed"], w["k"]
             while passed < size:
+                # the seats that surely cannot act are passed over in one call
+                j = first_may_act(S, point, [order[(i + n) % size] for n in range(size - passed)])
+                passed += j
+                i += j
+                if passed >= size:
+                    break
                 seat = order[i % size]
-                binds = legal_bindings(S, point, seat, L) if can_act(S, point, seat) else None
+                binds = legal_bindings(S, point, seat, L)
                 if binds:
                     w["passed"], w["k"] = passed, i
                     binds["pass"] = (None, {})
