@@ -9,15 +9,28 @@ from __future__ import annotations
 
 
 class P:
-    """A player, by seat (0-based)."""
+    """A player, by seat (0-based).
+
+    Players and entities are interned: `P(i)` is always the same object for the same `i`,
+    so two references are equal exactly when they are the same object. Equality is then
+    Python's own identity test, done in C — `x in list`, the commonest question effects
+    ask of references, calls no Python code. Hashes stay what they were (set order with
+    them), and pickling or copying goes through the constructor, so interning survives.
+    """
 
     __slots__ = ("i",)
 
-    def __init__(self, i: int):
-        self.i = i
+    def __new__(cls, i: int):
+        ref = _PLAYERS.get(i)
+        if ref is None:
+            ref = object.__new__(cls)
+            object.__setattr__(ref, "i", i)
+            if type(i) is int:
+                _PLAYERS[i] = ref
+        return ref
 
-    def __eq__(self, other):
-        return type(other) is P and other.i == self.i
+    def __reduce__(self):
+        return (P, (self.i,))
 
     def __hash__(self):
         return hash(("P", self.i))
@@ -30,15 +43,21 @@ class P:
 
 
 class E:
-    """An entity (card, token or piece), by uid."""
+    """An entity (card, token or piece), by uid; interned like `P`."""
 
     __slots__ = ("i",)
 
-    def __init__(self, i: int):
-        self.i = i
+    def __new__(cls, i: int):
+        ref = _ENTITIES.get(i)
+        if ref is None:
+            ref = object.__new__(cls)
+            object.__setattr__(ref, "i", i)
+            if type(i) is int:
+                _ENTITIES[i] = ref
+        return ref
 
-    def __eq__(self, other):
-        return type(other) is E and other.i == self.i
+    def __reduce__(self):
+        return (E, (self.i,))
 
     def __hash__(self):
         return hash(("E", self.i))
@@ -48,6 +67,10 @@ class E:
 
     def __repr__(self):
         return f"E{self.i}"
+
+
+_PLAYERS: dict[int, P] = {}  # seat -> its one reference
+_ENTITIES: dict[int, E] = {}  # uid -> its one reference (uids are small: at most a game's entities)
 
 
 class Z:

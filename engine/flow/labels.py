@@ -21,24 +21,57 @@ def _value_label(S, v) -> str:
     if t is E:
         ent = S.ents[v.i]
         cell = ent.get("cell")
-        return ent["id"] + (f"@{_text(S, cell)}" if cell is not None else "")
+        return ent["id"] if cell is None else ent["id"] + "@" + _text(S, cell)
     return _text(S, v)
+
+
+def _labels(S, head: str, values: list) -> list[str]:
+    """`head + _value_label(S, v) + ')'` for every value: one loop, as a decision may list
+    dozens of pieces."""
+    ents = S.ents
+    out = []
+    texts_of, texts = None, None  # the texts of the last type of place seen
+    for v in values:
+        if type(v) is E:
+            ent = ents[v.i]
+            cell = ent.get("cell")
+            if cell is None:
+                out.append(head + ent["id"] + ")")
+                continue
+            if type(cell) is not texts_of:
+                texts_of = type(cell)
+                texts = _texts(S, texts_of)
+            try:
+                text = texts[cell]
+            except (KeyError, TypeError):  # not seen yet, or unhashable
+                text = _text(S, cell)
+            out.append(head + ent["id"] + "@" + text + ")")
+        else:
+            out.append(head + _value_label(S, v) + ")")
+    return out
+
+
+def _texts(S, t: type) -> dict:
+    by_type = S.game.plans.get("texts")
+    if by_type is None:
+        by_type = S.game.plans["texts"] = {}
+    texts = by_type.get(t)
+    if texts is None:
+        texts = by_type[t] = {}
+    return texts
 
 
 def _text(S, v) -> str:
     """`S.describe(v)` for a value that is not an entity. Such a value reads the same in
     every state of a game (a place, a number, a face), and boards have many places that
     every decision labels again: so the text is remembered, per game and value type."""
-    texts = S.game.plans.get("texts")
-    if texts is None:
-        texts = S.game.plans["texts"] = {}
-    key = (type(v), v)
+    texts = _texts(S, type(v))
     try:
-        return texts[key]
+        return texts[v]
     except KeyError:
         text = S.describe(v)
         if len(texts) < 100_000:
-            texts[key] = text
+            texts[v] = text
         return text
     except TypeError:  # unhashable: a list
         return S.describe(v)
@@ -154,7 +187,7 @@ def _add_single(S, a, L: dict, out: dict, evaluate) -> None:
     if not values:
         return
     head = f"{a.id}({name}="
-    labels = [head + _value_label(S, v) + ")" for v in values]
+    labels = _labels(S, head, values)
     if len(set(labels)) < len(labels):
         labels = [head + _value_label(S, v) + (f"#{v.i})" if type(v) is E else ")") for v in values]
     for v, lab in zip(values, labels, strict=True):
