@@ -40,19 +40,23 @@ class Cell(tuple):
 class Point:
     """A named fixed place on or beside a board; coordinates may be fractional."""
 
-    __slots__ = ("name", "row", "col")
+    __slots__ = ("name", "row", "col", "_hash")
 
     def __init__(self, name: str, row: float, col: float):
         self.name, self.row, self.col = name, row, col
+        self._hash = hash(("Point", row, col))  # distance tables are looked up by point
 
     def __eq__(self, other):
         return type(other) is Point and (other.row, other.col) == (self.row, self.col)
 
     def __hash__(self):
-        return hash(("Point", self.row, self.col))
+        return self._hash
 
     def __repr__(self) -> str:
         return self.name
+
+    def __reduce__(self):  # pickling and copying compute the hash afresh (str hashes vary by process)
+        return (Point, (self.name, self.row, self.col))
 
 
 def _number(x: float) -> int | float:

@@ -71,6 +71,21 @@ def _region_named(name, game) -> Region:
 persist.register_codec(Region, "$region", lambda r: r.name, _region_named)
 
 
+class _Toward:
+    """Everything a board knows about moving toward one goal (a cell or a point): each
+    cell's distance to it and, made on first use, each cell's steps closer to it and
+    farther from it, already in the board's preference order. Geometry never changes
+    during a game, so this is worked out once per board and goal, and a step is a look-up
+    plus a check for room."""
+
+    __slots__ = ("goal", "dist", "steps")
+
+    def __init__(self, goal, dist: dict):
+        self.goal = goal
+        self.dist = dist
+        self.steps: dict = {}  # origin cell -> (closer cells, farther cells)
+
+
 class GridBoard(PieceBoard):
     def __init__(self, rows: int, cols: int, moves: str, prefer: tuple[str, ...],
                  regions: dict[str, Region], points: dict[str, Point], view: dict, **pieces):
@@ -84,7 +99,8 @@ class GridBoard(PieceBoard):
         self.adj = {c: tuple(Cell(c[0] + dr, c[1] + dc) for dr, dc in deltas
                              if Cell(c[0] + dr, c[1] + dc) in self.cellset) for c in self.order}
         self._drawing = None
-        self._tables: dict = {}  # target -> {cell: distance}: steps ask the same distances often
+        self._toward: dict = {}  # goal -> _Toward
+        self._last_goal = _Toward(object(), {})  # the goal asked last: most rules aim at one point
 
     # ---------- geometry ----------
     def has_cell(self, c) -> bool:
@@ -96,11 +112,18 @@ class GridBoard(PieceBoard):
     def adjacent(self, c) -> tuple:
         return self.adj.get(c, ())
 
+    def toward(self, goal) -> _Toward:
+        t = self._last_goal
+        if t.goal is goal:
+            return t
+        t = self._toward.get(goal)
+        if t is None:
+            t = self._toward[goal] = _Toward(goal, {c: self.raw_dist(c, goal) for c in self.order})
+        self._last_goal = t
+        return t
+
     def dist(self, a, b) -> int:
-        table = self._tables.get(b)
-        if table is None:
-            table = self._tables[b] = {c: self.raw_dist(c, b) for c in self.order}
-        d = table.get(a)
+        d = self.toward(b).dist.get(a)
         return self.raw_dist(a, b) if d is None else d
 
     def raw_dist(self, a, b) -> int:
@@ -130,23 +153,25 @@ class GridBoard(PieceBoard):
         key.append(c)
         return tuple(key)
 
+    def steps_from(self, t: _Toward, origin: Cell) -> tuple:
+        """(closer, farther): the cells next to `origin` nearer to and farther from the goal
+        of `t`, each most preferred first. An origin off the board is a KeyError."""
+        now = t.dist[origin]
+        ranked = sorted(self.adj[origin], key=lambda c: self.order_key(origin, c, t.goal))
+        out = t.steps[origin] = (tuple(c for c in ranked if t.dist[c] < now),
+                                 tuple(c for c in ranked if t.dist[c] > now))
+        return out
+
     def steps(self, S, x, target, closer: bool, through: bool) -> list:
         origin = self.cell_of(S, x)
-        goal = self.where(S, target, "a cell or point")
-        table = self._tables.get(goal)
-        if table is None:
-            self.dist(origin, goal)
-            table = self._tables[goal]
-        now = table[origin]
-        occ = None if through else self.occupancy(S, x.i if type(x) is not Cell else -1)
-        out = []
-        for c in self.adj[origin]:
-            d = table[c]
-            if (d < now if closer else d > now) and (occ is None or self.has_room(occ, c)):
-                out.append(c)
-        if len(out) > 1:
-            out.sort(key=lambda c: self.order_key(origin, c, goal))
-        return out
+        t = self.toward(self.where(S, target, "a cell or point"))
+        pair = t.steps.get(origin)
+        if pair is None:
+            pair = self.steps_from(t, origin)
+        cands = pair[0] if closer else pair[1]
+        if through or not cands or self.capacity is None:
+            return list(cands)
+        return self.with_room(S, cands, x.i if type(x) is not Cell else -1)
 
     # ---------- builtins (called by name from engine.board.builtins) ----------
     def cell(self, S, row: int, col: int) -> Cell:
@@ -167,7 +192,10 @@ class GridBoard(PieceBoard):
         return list(self.adj.get(self.cell_of(S, x), ()))
 
     def distance(self, S, a, b) -> int:
-        return self.dist(self.where(S, a, "a cell or point"), self.where(S, b, "a cell or point"))
+        a = self.where(S, a, "a cell or point")
+        b = self.where(S, b, "a cell or point")
+        d = self.toward(b).dist.get(a)  # self.dist(a, b), written out
+        return self.raw_dist(a, b) if d is None else d
 
     def area(self, S, x, radius: int = 1) -> list:
         c = self.cell_of(S, x)

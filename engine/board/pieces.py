@@ -3,9 +3,17 @@
 A piece is an entity (made by `spawn`, or any card) that sits in the board's piece zone
 with a `cell` field. Only the board's builtins put pieces on cells and take them off, so
 a piece's zone and its `cell` always agree: a piece on the board is in the zone and has a
-cell; a piece anywhere else has none. Occupancy is computed from the zone when asked —
-a board holds a few dozen pieces, and no second index can drift out of step with the
-entities that way.
+cell; a piece anywhere else has none.
+
+"What is on this cell" is asked several times for every step of every piece, so each state
+has an index cell -> uids, kept outside the state: it is worked out from the entities'
+`cell` fields the first time a state is asked (a fresh state, a clone, a loaded save), then
+the builtins that change a piece's cell keep it in step. The state holds only a token to
+find it by, an empty list under `S.vars["@board"]`: copying a state (clone, save and load,
+a snapshot) copies the list, so every copy has a token of its own, and nothing derived is
+ever saved. An index only lists where pieces may be: each answer is checked against the
+entities (zone and cell), so a piece that left the board by other means than `lift`
+(a plain `move`) is not counted.
 
 Each cell holds at most `capacity` pieces, not counting *markers* (kinds that neither count
 nor block, such as a trap lying on a square). A piece that moves `through` others ignores
@@ -14,16 +22,23 @@ declares one) with the piece, the cell, where it came from and the pieces alread
 the hook for rules such as "a trap goes off when something steps on it" or "a mover
 crushes what it runs over".
 
-Subclasses give the geometry: `has_cell`, `all_cells`, `adjacent`, `dist`, `describe_place`.
+Subclasses give the geometry: `has_cell`, `all_cells`, `adjacent`, `dist`, `region_cells`.
 """
 
 from __future__ import annotations
+
+from itertools import compress
+from operator import itemgetter
 
 from engine.board.cell import Cell, Point
 from engine.dsl.runtime import MISSING
 from engine.dsl.values import E, Z
 from engine.errors import RuleRuntimeError
 from engine.extensions import Extension
+
+_ID = itemgetter("id")
+INDEX = "@board"  # the game variable holding a state's index token
+_KEEP = 64  # indexes kept per board; a search bot's throwaway copies soon make room
 
 
 def kind_set(S, kinds) -> set:
@@ -44,6 +59,8 @@ class PieceBoard(Extension):
         self.capacity = capacity
         self.markers = markers
         self.enter_event = enter_event
+        self._indexes: dict = {}  # id(token) -> (token, index) of the states asked lately
+        self._last_index: tuple = (object(), {})  # the state asked last: most questions are about one
 
     # ---------- geometry: subclasses ----------
     def has_cell(self, c) -> bool:
@@ -65,8 +82,9 @@ class PieceBoard(Extension):
         if t is Cell or t is Point:
             return x
         if t is E:
-            c = S.ents[x.i].get("cell")
-            if c is None or S.ents[x.i]["@z"] != self.zone:
+            ent = S.ents[x.i]
+            c = ent.get("cell")
+            if c is None or ent["@z"] != self.zone:
                 raise RuleRuntimeError(f"{S.describe(x)} is not on the board")
             return c
         raise RuleRuntimeError(f"expected {what} or a piece on the board, got {S.describe(x)}")
@@ -84,24 +102,72 @@ class PieceBoard(Extension):
             raise RuleRuntimeError(f"cell {c!r} is not on the board")
         return c
 
-    # ---------- occupancy ----------
-    def occupancy(self, S, skip: int = -1) -> dict:
-        """cell -> number of counted pieces on it (markers and `skip` left out)."""
-        occ: dict = {}
-        ents = S.ents
-        markers = self.markers
-        for u in S.zones[self.zone]:
-            if u == skip:
-                continue
-            e = ents[u]
-            if e["id"] in markers:
-                continue
-            c = e.get("cell")
-            occ[c] = occ.get(c, 0) + 1
-        return occ
+    # ---------- what is where ----------
+    def setup(self, S) -> None:
+        S.vars[INDEX] = []
 
-    def has_room(self, occ: dict, c) -> bool:
-        return self.capacity is None or occ.get(c, 0) < self.capacity
+    def index(self, S) -> dict:
+        """cell -> uids put there, for state S (see the module docstring)."""
+        token = S.vars.get(INDEX)
+        last = self._last_index
+        if last[0] is token:
+            return last[1]
+        if type(token) is not list:  # a save made before there were tokens
+            token = S.vars[INDEX] = []
+        got = self._indexes.get(id(token))
+        if got is None or got[0] is not token:
+            at: dict = {}
+            for u, e in S.ents.items():
+                c = e.get("cell")
+                if type(c) is Cell:
+                    at.setdefault(c, []).append(u)
+            if len(self._indexes) >= _KEEP:
+                self._indexes.clear()
+            got = self._indexes[id(token)] = (token, at)  # holding the token: its id stays its own
+        self._last_index = got
+        return got[1]
+
+    def moved(self, S, uid: int, old, new) -> None:
+        """Keep S's index in step: piece `uid` went from cell `old` to `new` (None: off)."""
+        at = self.index(S)
+        if type(old) is Cell:
+            listed = at.get(old)
+            if listed and uid in listed:
+                listed.remove(uid)
+        if new is not None:
+            listed = at.setdefault(new, [])
+            if uid not in listed:
+                listed.append(uid)
+
+    def uids_on(self, S, c) -> list[int]:
+        """The pieces on cell `c`, in zone order."""
+        listed = self.index(S).get(c)
+        if not listed:
+            return []
+        ents, zone = S.ents, self.zone
+        found = [u for u in listed
+                 if (e := ents.get(u)) is not None and e["@z"] == zone and e.get("cell") == c]
+        if len(found) > 1:
+            found.sort(key=S.zones[zone].index)
+        return found
+
+    def with_room(self, S, cells, skip: int = -1) -> list:
+        """The cells of `cells` (in order) with room for one more counted piece, not
+        counting markers or the piece `skip`."""
+        if self.capacity is None:
+            return list(cells)
+        at, ents, zone, markers = self.index(S), S.ents, self.zone, self.markers
+        out = []
+        for c in cells:
+            n = 0
+            for u in at.get(c, ()):
+                e = ents.get(u)
+                if e is not None and u != skip and e["@z"] == zone and e.get("cell") == c \
+                        and e["id"] not in markers:
+                    n += 1
+            if n < self.capacity:
+                out.append(c)
+        return out
 
     def room_among(self, S, uids: list[int]) -> bool:
         """Whether a cell holding `uids` has room for one more counted piece."""
@@ -111,16 +177,15 @@ class PieceBoard(Extension):
         return sum(1 for u in uids if ents[u]["id"] not in self.markers) < self.capacity
 
     def others_at(self, S, c, skip: int) -> list[int]:
-        ents = S.ents
-        return [u for u in S.zones[self.zone] if u != skip and ents[u].get("cell") == c]
+        return [u for u in self.uids_on(S, c) if u != skip]
 
     def uids_at(self, S, c, kinds=None) -> list[int]:
-        ents = S.ents
-        uids = [u for u in S.zones[self.zone] if ents[u].get("cell") == c]
+        found = self.uids_on(S, c)
         if kinds is not None:
             wanted = kind_set(S, kinds)
-            uids = [u for u in uids if ents[u]["id"] in wanted]
-        return uids
+            ents = S.ents
+            found = [u for u in found if ents[u]["id"] in wanted]
+        return found
 
     # ---------- builtins: looking ----------
     def on_board(self, S, x) -> bool:
@@ -129,10 +194,10 @@ class PieceBoard(Extension):
     def pieces(self, S, kinds=None) -> list:
         uids = S.zones[self.zone]
         if kinds is None:
-            return [E(u) for u in uids]
+            return list(map(E, uids))
         wanted = kind_set(S, kinds)
-        ents = S.ents
-        return [E(u) for u in uids if ents[u]["id"] in wanted]
+        return list(map(E, compress(uids, map(wanted.__contains__,
+                                              map(_ID, map(S.ents.__getitem__, uids))))))
 
     def pieces_at(self, S, c, kinds=None) -> list:
         return [E(u) for u in self.uids_at(S, self.cell_of(S, c), kinds)]
@@ -154,13 +219,11 @@ class PieceBoard(Extension):
 
     def free_cells(self, S, cells=None) -> list:
         """The cells (of a list or region, default the whole board) with room for a piece."""
-        occ = self.occupancy(S)
-        return [c for c in self.cell_list(S, cells) if self.has_room(occ, c)]
+        return self.with_room(S, self.cell_list(S, cells))
 
     def empty_cells(self, S, cells=None) -> list:
         """The cells (of a list or region, default the whole board) with no piece at all."""
-        taken = {S.ents[u].get("cell") for u in S.zones[self.zone]}
-        return [c for c in self.cell_list(S, cells) if c not in taken]
+        return [c for c in self.cell_list(S, cells) if not self.uids_on(S, c)]
 
     def cell_list(self, S, cells) -> list:
         if cells is None:
@@ -206,7 +269,9 @@ class PieceBoard(Extension):
             raise RuleRuntimeError(f"place: cell {c!r} is full")
         if ent["@z"] != self.zone:
             S.move_ent(piece.i, self.zone_ref)
+        old = ent.get("cell")
         ent["cell"] = c
+        self.moved(S, piece.i, old, c)
 
     def step(self, S, piece, c, through: bool = False) -> list:
         """Move a piece on the board to an adjacent cell; returns the pieces already there.
@@ -222,6 +287,7 @@ class PieceBoard(Extension):
             raise RuleRuntimeError(f"step: cell {c!r} is full")
         others = [E(u) for u in there]
         ent["cell"] = c
+        self.moved(S, piece.i, origin, c)
         if self.enter_event:
             S.emit(self.enter_event, {"piece": piece, "cell": c, "origin": origin,
                                       "others": others})
@@ -232,7 +298,10 @@ class PieceBoard(Extension):
         if type(piece) is not E:
             raise RuleRuntimeError(f"lift: expected a piece, got {S.describe(piece)}")
         S.move_ent(piece.i, zone)
-        S.ents[piece.i]["cell"] = None
+        ent = S.ents[piece.i]
+        old = ent.get("cell")
+        ent["cell"] = None
+        self.moved(S, piece.i, old, None)
 
     # ---------- the extension interface ----------
     def ent_attr(self, S, e, name: str):

@@ -71,17 +71,52 @@ def _merge(name: str, args: str, returns: str, effect: bool, doc: str):
 _SIGNATURES: dict[str, tuple[str, str, bool, str]] = {}
 
 
+_NO = object()  # an optional argument the rule left out
+
+
+def _caller(name: str, most: int) -> Callable:
+    """The builtin `name(S, ...)`: the method `name` of the pack's board, called with the
+    rule's arguments. Board words run several times for every step of every piece, so the
+    method of the board asked last is kept (most programs play one game at a time) and, for
+    up to three arguments, they are plain parameters rather than `*args`: together those
+    were most of the cost of calling a board word."""
+    last = [(_NO, None)]  # (the board asked last, its method)
+
+    def method_of(board, S):
+        method = getattr(board, name, None)
+        if method is None:
+            board_of(S)  # says so when the pack has no board at all
+            raise RuleRuntimeError(f"this pack's board has no '{name}'")
+        last[0] = (board, method)
+        return method
+
+    if most > 3:
+        def call_any(S, *a):
+            board = S.game.extensions.get("board")
+            m = last[0]
+            return (m[1] if m[0] is board else method_of(board, S))(S, *a)
+        return call_any
+
+    def call(S, a=_NO, b=_NO, c=_NO):
+        board = S.game.extensions.get("board")
+        m = last[0]
+        f = m[1] if m[0] is board else method_of(board, S)
+        if c is not _NO:
+            return f(S, a, b, c)
+        if b is not _NO:
+            return f(S, a, b)
+        if a is not _NO:
+            return f(S, a)
+        return f(S)
+    return call
+
+
 def board_builtin(name: str, args: str = "", returns: str = "any", effect: bool = False,
                   doc: str = ""):
     """Register builtin `name` as a call of the board's method `name(S, *args)`."""
     args, returns, effect, doc = _merge(name, args, returns, effect, doc)
     _SIGNATURES[name] = (args, returns, effect, doc)
-
-    def call(S, *a):
-        method = getattr(board_of(S), name, None)
-        if method is None:
-            raise RuleRuntimeError(f"this pack's board has no '{name}'")
-        return method(S, *a)
+    call = _caller(name, len(args.split()))
     call.__doc__ = doc
     call.__name__ = name
     builtin(name, args, returns, effect)(call)

@@ -78,3 +78,13 @@ def test_closest_first_orders_by_distance_then_board_order(grid):
     do(grid, "spawn('pawn', cell(2, 2)); spawn('pawn', cell(9, 4)); spawn('pawn', cell(9, 3))")
     order = ev(grid, "[str(p.cell) for p in closest_first(pieces(), exit)]")
     assert order == ["9,3", "9,4", "2,2"]
+
+
+def test_each_game_asks_its_own_board(grid, orth_game):
+    """Board words remember the board they asked last; two games in turn must not mix."""
+    orth = orth_game.new_state(players=1, seed=1)
+    for _ in range(2):
+        assert ev(grid, "distance(cell(2, 2), cell(5, 3))") == 3
+        assert ev(orth, "distance(cell(2, 2), cell(5, 3))") == 4
+        assert len(ev(grid, "neighbors(cell(5, 3))")) == 8
+        assert len(ev(orth, "neighbors(cell(5, 3))")) == 4

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -138,3 +139,54 @@ def test_pieces_on_a_cell_filter_by_kind(grid):
     assert ev(grid, "piece_at(cell(3, 3), 'trap').id") == "trap"
     assert ev(grid, "count(pieces_at(cell(3, 3), ['pawn']))") == 1
     assert ev(grid, "piece_at(cell(4, 3), 'pawn')") is None
+
+
+def scanned(S, c) -> list[int]:
+    """The pieces on cell c, found the slow way: every piece of the zone, in zone order."""
+    board = S.game.extensions["board"]
+    return [u for u in S.zones[board.zone] if S.ents[u].get("cell") == c]
+
+
+def test_the_cell_index_agrees_with_the_entities_through_clones_and_saves():
+    game = engine.load("theyre-coming", mode="kamikaze")
+    board = game.extensions["board"]
+    rng = random.Random(3)
+    n = 0
+    for seed in range(4):
+        S = game.new_state(players=1, seed=seed)
+        while not S.over:
+            n += 1
+            if n % 7 == 0:
+                S = S.clone()
+            elif n % 11 == 0:
+                S = game.state_from_dict(json.loads(json.dumps(S.to_dict())))
+            for c in board.all_cells():
+                assert board.uids_on(S, c) == scanned(S, c), (n, c)
+            S.apply(rng.choice(S.decision().actions))
+    assert n > 40
+
+
+def test_a_clone_moves_without_touching_the_original_index(grid):
+    do(grid, "spawn('pawn', cell(1, 2))")
+    assert ev(grid, "free(cell(1, 2))") is False  # the original's index is made
+    c = grid.clone()
+    do(c, "step(piece_at(cell(1, 2)), cell(2, 2))")
+    assert ev(grid, "free(cell(1, 2))") is False and ev(grid, "free(cell(2, 2))") is True
+    assert ev(c, "free(cell(1, 2))") is True and ev(c, "free(cell(2, 2))") is False
+
+
+def test_a_piece_moved_off_the_board_by_other_means_no_longer_counts(grid):
+    do(grid, "spawn('trap', cell(3, 3)); spawn('pawn', cell(3, 3))")
+    assert ev(grid, "free(cell(3, 3))") is False
+    do(grid, "move(piece_at(cell(3, 3)), box)")
+    assert ev(grid, "free(cell(3, 3))") is True
+    assert ev(grid, "[p.id for p in pieces_at(cell(3, 3))]") == ["trap"]
+    assert ev(grid, "cell(3, 3) in free_cells()") is True
+
+
+def test_a_save_without_an_index_token_still_loads(grid):
+    do(grid, "spawn('pawn', cell(4, 4))")
+    data = json.loads(json.dumps(grid.to_dict()))
+    del data["vars"]["@board"]
+    back = grid.game.state_from_dict(data)
+    assert ev(back, "free(cell(4, 4))") is False and ev(back, "free(cell(4, 5))") is True
