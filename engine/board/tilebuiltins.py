@@ -51,11 +51,12 @@ def _tiles(S, fn: str) -> TileBoard:
     return b
 
 
-@builtin("movable", "list any any?", "list")
-def _movable(S, xs, kinds, toward=None):
+@builtin("movable", "list any any? list?", "list")
+def _movable(S, xs, kinds, toward=None, skip=None):
     """The pieces of a list that have an open step (a neighbouring square without a piece
-    of the kind(s); with a list of targets, one move closer to the nearest of them)."""
-    return _tiles(S, "movable").movable(S, xs, kinds, toward)
+    of the kind(s); with a list of targets, one move closer to the nearest of them),
+    leaving out those in a fourth list (say, the pieces that moved already)."""
+    return _tiles(S, "movable").movable(S, xs, kinds, toward, skip)
 
 
 @builtin("nearest_distance", "any list", "any")

@@ -211,6 +211,22 @@ class Map:
             self._dist.popitem(last=False)
         return d
 
+    def dist_to_any(self, targets) -> dict[Cell, int]:
+        """Steps from every reachable square to the nearest of `targets` (not cached)."""
+        adj = self.adj
+        d = {t: 0 for t in targets if t in adj}
+        level, n = list(d), 0
+        while level:
+            n += 1
+            nxt = []
+            for sq in level:
+                for nb in adj[sq]:
+                    if nb not in d:
+                        d[nb] = n
+                        nxt.append(nb)
+            level = nxt
+        return d
+
     def distance(self, a: Cell, b: Cell) -> int | None:
         return self.dist_to(b).get(a)
 

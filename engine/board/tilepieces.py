@@ -59,7 +59,15 @@ def _kinds(S, kinds) -> set:
 
 
 class PiecesOnSquares:
-    """Mixed into a board that has `map(S)` (for the squares that exist)."""
+    """Mixed into a board that has `map(S)` (for the squares that exist).
+
+    A chase lists the pieces of a kind at every step, while pieces mostly move and are
+    seldom added or taken away: so the board remembers the last lists it made, for one
+    piece index (and entity table) at a time, and forgets them when a piece comes or goes
+    there. A clone or a loaded state has its own index, so it never reads another's lists.
+    """
+
+    _listing: tuple = (None, None, None)  # (piece index, entities, {kind: sorted uids})
 
     def _index(self, S) -> dict:
         return S.vars[KEY]["at"]
@@ -83,6 +91,7 @@ class PiecesOnSquares:
         uid = S.new_entity(kind, kd.fields)
         S.ents[uid]["cell"] = sq
         self._add(S, uid, sq)
+        self._listing = PiecesOnSquares._listing
         return E(uid)
 
     def remove(self, S, e) -> None:
@@ -91,13 +100,15 @@ class PiecesOnSquares:
         if ent.get("@z") is not None:
             raise RuleRuntimeError(f"remove: {S.describe(e)} is in a zone, not on the board")
         self._unindex(S, e.i, ent.get("cell"))
+        self._listing = PiecesOnSquares._listing
         del S.ents[e.i]
 
     def move_to(self, S, e, sq) -> None:
         """Move a piece to square `sq` (no rule is checked: the pack decides what is legal)."""
         ent = self._piece(S, e, "move_to")
         self._square(S, sq, "move_to")
-        self._unindex(S, e.i, ent.get("cell"))
+        if self._unindex(S, e.i, ent.get("cell")) != 1:  # it was not listed once: now it is
+            self._listing = PiecesOnSquares._listing
         ent["cell"] = sq
         self._add(S, e.i, sq)
 
@@ -106,9 +117,10 @@ class PiecesOnSquares:
         k = sq_key(sq)
         idx[k] = (*idx.get(k, ()), uid)
 
-    def _unindex(self, S, uid: int, sq) -> None:
+    def _unindex(self, S, uid: int, sq) -> int:
+        """Take `uid` off square `sq` in the index; how many times it was listed there."""
         if sq is None:
-            return
+            return 0
         idx = self._index(S)
         k = sq_key(sq)
         here = idx.get(k)
@@ -118,6 +130,8 @@ class PiecesOnSquares:
                 idx[k] = rest
             else:
                 del idx[k]
+            return len(here) - len(rest)
+        return 0
 
     def pieces_at(self, S, sq, kinds=None) -> list:
         """The pieces on a square (optionally only of some kinds), oldest first."""
@@ -143,14 +157,21 @@ class PiecesOnSquares:
 
     def pieces(self, S, kinds=None) -> list:
         """Every piece on the board (optionally only of some kinds), by age."""
-        index = self._index(S)
-        if kinds is None:
-            out = [u for lst in index.values() for u in lst]
-        else:
-            want = _kinds(S, kinds)
-            ents = S.ents
-            out = [u for lst in index.values() for u in lst if ents[u]["id"] in want]
-        out.sort()
+        index, ents = self._index(S), S.ents
+        listing = self._listing
+        if listing[0] is not index or listing[1] is not ents:
+            listing = self._listing = (index, ents, {})
+        known = kinds is None or type(kinds) is str
+        out = listing[2].get(kinds) if known else None
+        if out is None:
+            if kinds is None:
+                out = [u for lst in index.values() for u in lst]
+            else:
+                want = _kinds(S, kinds)
+                out = [u for lst in index.values() for u in lst if ents[u]["id"] in want]
+            out.sort()
+            if known:
+                listing[2][kinds] = out
         return pieces_of(out)
 
     def stacked(self, S, kinds) -> list:

@@ -57,6 +57,7 @@ class TileBoard(PiecesOnSquares, Extension):
         self.start = start
         self.player_square = player_square
         self.cache = MapCache(tiles, rules)
+        self.last: tuple = (None, None)  # (layout key, its map) of the last question
 
     # ---------- state ----------
     def setup(self, S) -> None:
@@ -77,10 +78,16 @@ class TileBoard(PiecesOnSquares, Extension):
 
     def map(self, S) -> Map:
         try:
-            return self.cache.get(S.vars[KEY]["map"])
+            key = S.vars[KEY]["map"]
         except KeyError:
             raise RuleRuntimeError("this state holds no tile map (was it made by this pack?)") \
                 from None
+        last = self.last  # most questions in a row are about the same map
+        if last[0] is key:
+            return last[1]
+        m = self.cache.get(key)
+        self.last = (key, m)
+        return m
 
     def tile_def(self, S, t) -> TileDef:
         if type(t) is not E or t.i not in S.ents or S.ents[t.i]["id"] not in self.tiles:
@@ -144,7 +151,10 @@ class TileBoard(PiecesOnSquares, Extension):
         return (int(x), int(y))
 
     def tile_at(self, S, sq):
-        uid = self.map(S).uid_at.get(self.tile_pos(S, sq)) if is_cell(sq) else None
+        if not is_cell(sq):
+            return None
+        m = self.map(S)
+        uid = m.uid_at.get(m.tile_pos.get(sq))
         return E(uid) if uid is not None else None
 
     def tile_pos(self, S, sq):
@@ -226,10 +236,10 @@ class TileBoard(PiecesOnSquares, Extension):
         m = self.map(S)
         want = _kind_set(kinds)
         steps = m.adj.get(sq, ()) if toward is None else self._toward(S, m, toward).of(sq)
-        index, ents, keys = S.vars[KEY]["at"], S.ents, _square_keys(m)
+        index, ents = S.vars[KEY]["at"], S.ents
         out = []
         for nb in steps:
-            uids = index.get(keys[nb])
+            uids = index.get(sq_key(nb))
             if uids:
                 for u in uids:
                     if ents[u]["id"] in want:
@@ -240,31 +250,43 @@ class TileBoard(PiecesOnSquares, Extension):
                 out.append(nb)
         return out
 
-    def movable(self, S, xs, kinds, toward=None) -> list:
-        """The pieces (or squares) of `xs` that have an open step (see `open_steps`): which
-        chasers may move at all, asked once for all of them. A chase asks this of every
-        piece on the board at every step, so it is written out: neighbours are named from
-        a table of the map, and the targets' distance tables are looked up once."""
+    def movable(self, S, xs, kinds, toward=None, skip=None) -> list:
+        """The pieces (or squares) of `xs` that have an open step (see `open_steps`), less
+        those in `skip`: which chasers may move at all, asked once for all of them. A chase
+        asks this of every piece on the board at every step, so it is written out:
+        neighbours are named from a table of the map, the steps toward the targets are
+        shared (see `Closer`), and a piece is looked for in `skip` by its uid."""
         m = self.map(S)
         want = _kind_set(kinds)
+        if skip is not None and type(skip) is not list:
+            raise RuleRuntimeError(f"movable: expected a list of values to leave out, got "
+                                   f"{S.describe(skip)}")
+        gone = {y.i for y in skip if type(y) is E} if skip else ()
         index, ents = S.vars[KEY]["at"], S.ents
-        near = _adjacent_keys(m)
-        closer = None
+        near = _near(m)
+        closer = known = None
         out = []
         for x in xs:
             if type(x) is E:
+                if x.i in gone:
+                    continue
                 ent = ents.get(x.i)
                 sq = ent.get("cell") if ent is not None else None
+            elif skip and x in skip:
+                continue
             else:
                 sq = self.square_of(S, x)
             if sq is None:
                 continue
             if toward is None:
-                steps = near.get(sq, ())
+                steps = near[sq]
             else:
                 if closer is None:
                     closer = self._toward(S, m, toward)
-                steps = closer.keys_of(sq)
+                    known = closer.keys
+                steps = known.get(sq)
+                if steps is None:
+                    steps = closer.keys_of(sq)
             for k in steps:
                 uids = index.get(k)
                 if uids:
@@ -287,7 +309,7 @@ class TileBoard(PiecesOnSquares, Extension):
 
     def _toward(self, S, m: Map, targets) -> Closer:
         """The steps toward `targets` on map `m`, shared by every question about the same
-        target squares on the same map: the zombies of a turn all chase the same pawns."""
+        target squares on the same map: the chasers of a turn all head for the same targets."""
         wheres = tuple(w for w in (self.square_of(S, t) for t in targets) if w is not None)
         memo = m.memo.get("toward")
         if memo is None:
@@ -296,7 +318,7 @@ class TileBoard(PiecesOnSquares, Extension):
         if got is None:
             if len(memo) >= 64:
                 memo.clear()
-            got = memo[wheres] = Closer(m, [m.dist_to(w) for w in wheres])
+            got = memo[wheres] = Closer(m, wheres)
         return got
 
     def nearest_distance(self, S, sq, xs):
@@ -340,14 +362,17 @@ class TileBoard(PiecesOnSquares, Extension):
 
 
 class Closer:
-    """For each square, its neighbours one move closer to the nearest of some targets (ties
-    all kept; none when no target can be reached or one is there already), worked out once
-    per square. The targets are given by their distance tables."""
+    """For each square, its neighbours one move closer to the nearest of some target squares
+    (ties all kept; none when no target can be reached or one is there already), worked out
+    once per square from one breadth-first search out of all the targets. Moves go both
+    ways, so a neighbour one move closer to some target is one move closer to a nearest one:
+    the steps toward the nearest targets are exactly the steps down the table of all of them."""
 
-    __slots__ = ("m", "tables", "steps", "keys")
+    __slots__ = ("adj", "dist", "steps", "keys")
 
-    def __init__(self, m: Map, tables: list[dict]):
-        self.m, self.tables = m, tables
+    def __init__(self, m: Map, targets: tuple):
+        self.adj = m.adj
+        self.dist = m.dist_to_any(targets)
         self.steps: dict = {}
         self.keys: dict = {}
 
@@ -358,50 +383,44 @@ class Closer:
             return []
         got = self.steps.get(sq)
         if got is None:
-            got = self.steps[sq] = self._work_out(sq)
+            dist = self.dist
+            here = dist.get(sq)
+            got = [nb for nb in self.adj.get(sq, ()) if dist.get(nb) == here - 1] if here else []
+            self.steps[sq] = got
         return got
 
     def keys_of(self, sq) -> tuple:
         """`of(sq)` as names in the piece index."""
         got = self.keys.get(sq) if is_cell(sq) else None
         if got is None:
-            keys = _square_keys(self.m)
-            got = tuple(keys[nb] for nb in self.of(sq))
+            got = tuple(map(sq_key, self.of(sq)))
             if is_cell(sq):
                 self.keys[sq] = got
         return got
 
-    def _work_out(self, sq) -> list:
-        best, goals = None, []
-        for table in self.tables:
-            d = table.get(sq)
-            if d is None:
-                continue
-            if best is None or d < best:
-                best, goals = d, [table]
-            elif d == best:
-                goals.append(table)
-        if not best:
-            return []
-        step = best - 1
-        return [nb for nb in self.m.adj.get(sq, ()) if any(t.get(nb) == step for t in goals)]
+
+class _Near(dict):
+    """Square -> the names of its neighbours in the piece index, worked out on first use:
+    the open-step question without naming a square again."""
+
+    __slots__ = ("adj",)
+
+    def __init__(self, adj: dict):
+        super().__init__()
+        self.adj = adj
+
+    def __missing__(self, sq):
+        nbs = self.adj.get(sq)
+        if nbs is None:
+            return ()
+        got = self[sq] = tuple(map(sq_key, nbs))
+        return got
 
 
-def _square_keys(m: Map) -> dict:
-    """Square -> its name in the piece index, for every square of the map."""
-    keys = m.memo.get("keys")
-    if keys is None:
-        keys = m.memo["keys"] = {sq: sq_key(sq) for sq in m.kind}
-    return keys
-
-
-def _adjacent_keys(m: Map) -> dict:
-    """Square -> the names of its neighbours in the piece index: the open-step question
-    without naming a square again."""
+def _near(m: Map) -> _Near:
     near = m.memo.get("near")
     if near is None:
-        keys = _square_keys(m)
-        near = m.memo["near"] = {sq: tuple(keys[nb] for nb in nbs) for sq, nbs in m.adj.items()}
+        near = m.memo["near"] = _Near(m.adj)
     return near
 
 
