@@ -247,19 +247,30 @@ def _tests(game, acts, ns: dict):
     tests: list[str | None] = []
     hoisted: dict[str, str] = {}
     for a in acts:
+        parts = []
         c = a.guard if a.params else a.cond
-        if c is None:
+        if c is not None:
+            parts.append(c)
+        if a.params and _prepared(game, a.params[0][1]) is not None:
+            # an empty first domain binds nothing: an action that offers one card of the
+            # player's hand is not offered with an empty hand (the domain runs only when
+            # the guard holds, as it would when binding)
+            parts.append(a.params[0][1])
+        if not parts:
             tests.append(None)
             continue
-        prepared = _prepared(game, c)
-        if prepared is None:
-            return None
-        test, n, names, mine = prepared
-        inlined += n
-        ns.update(c.fn.__globals__)  # the snippets' names: builtins, constants, procedures
-        ns.update(names)
-        hoisted.update(mine)
-        tests.append(test)
+        made = []
+        for part in parts:
+            prepared = _prepared(game, part)
+            if prepared is None:
+                return None
+            test, n, names, mine = prepared
+            inlined += n
+            ns.update(part.fn.__globals__)  # the snippets' names: builtins, constants, procedures
+            ns.update(names)
+            hoisted.update(mine)
+            made.append(test)
+        tests.append(" and ".join(f"({test})" for test in made))
     return tests, inlined, hoisted
 
 
@@ -268,7 +279,7 @@ def _exec(game, lines: list[str], ns: dict, name: str):
 
     for proc in [n for n in ns if n.startswith("_pc_")]:
         ns[proc] = direct_proc(game, proc[len("_pc_"):])
-    ns.update(__builtins__={}, _Redo=_Redo, _zone_ids=core.zone_ids)
+    ns.update(__builtins__={}, _Redo=_Redo, _zone_ids=core.zone_ids, _NO_IDS=frozenset())
     exec(compile("\n".join(lines) + "\n", name, "exec"), ns)  # noqa: S102
     return ns
 
@@ -340,7 +351,7 @@ def _make_window(game, point: str):
             continue
         lines += [pad + f"{name} = {text}" for name, text in hoisted.items()]
         if tests:
-            lines += [pad + f"if {' or '.join(tests)}:", pad + "    return k"]
+            lines += [pad + f"if {' or '.join(f'({test})' for test in tests)}:", pad + "    return k"]
         lines.append(pad + "pass")
     lines += ["            except Exception:",
               "                return k  # legal_bindings will find out, carefully",
@@ -396,7 +407,8 @@ class _Hoist(pyast.NodeTransformer):
                 args[1].id.startswith("_my_zone_") and isinstance(args[2], pyast.Constant) and \
                 isinstance(args[2].value, str) and core.BUILTINS["has"].fn is core._has:
             ids = "_my_ids_" + args[1].id[len("_my_zone_"):]
-            self.names[ids] = f"_zone_ids(S, {args[1].id})"
+            zone = args[1].id  # an empty hand, the usual one, needs no set of ids
+            self.names[ids] = f"_zone_ids(S, {zone}) if S.zones[{zone}.key] else _NO_IDS"
             return pyast.Compare(pyast.Constant(args[2].value), [pyast.In()],
                                  [pyast.Name(ids, pyast.Load())])
         return node

@@ -8,6 +8,7 @@ asking anyone, so "any time" rules cost nothing when no card could be played.
 
 from __future__ import annotations
 
+from engine.dsl import footprint
 from engine.dsl.compiler import Compiled, error_pos, runtime_message
 from engine.dsl.values import E, P
 from engine.errors import HordeError, RuleRuntimeError
@@ -77,10 +78,25 @@ def run_effect(S, c: Compiled, L: dict) -> None:
         c.fn(S, L)
     except CATCH as exc:
         raise located(exc, c) from None
-    after_effect(S)
+    after_effect(S, c)
 
 
-def after_effect(S) -> None:
+def may_end(g, c: Compiled) -> bool:
+    """Whether effect `c` may make an end condition true (see engine.dsl.footprint)."""
+    ends = g.plans.get("ends")
+    if ends is None:
+        watched = frozenset().union(*(footprint.reads(g, end.when) for end in g.end))
+        ends = g.plans["ends"] = {"watched": watched}
+    answer = ends.get(id(c))
+    if answer is None:
+        answer = ends[id(c)] = footprint.meet(ends["watched"], footprint.writes(g, c))
+    return answer
+
+
+def after_effect(S, c: Compiled | None = None) -> None:
+    """Triggers for the events an effect emitted, then the end conditions — unless effect
+    `c` cannot have changed what they read: they were false after the last effect, and
+    still are — then the end of the turn it asked for."""
     g = S.game
     while S.events:
         event, fields = S.events.pop(0)
@@ -89,17 +105,22 @@ def after_effect(S) -> None:
             L = {"event": fields}
             if trig.cond is None or evaluate(S, trig.cond, L):
                 run_effect(S, trig.fx, L)
-    if not S.over:
-        for end in g.end:
-            if evaluate(S, end.when, {}):
-                winners = evaluate(S, end.winners, {}) if end.winners else []
-                S.finish(winners=[winners] if isinstance(winners, P) else list(winners or []))
-                break
+    if not S.over and (c is None or may_end(g, c)):
+        check_ends(S)
     if S.end_turn_requested:
         S.end_turn_requested = False
         nodes = g.nodes
         while S.stack and not (nodes[S.stack[-1][0]].kind == FOR_EACH and nodes[S.stack[-1][0]].turn):
             S.stack.pop()
+
+
+def check_ends(S) -> None:
+    """End the game if one of its end conditions holds."""
+    for end in S.game.end:
+        if evaluate(S, end.when, {}):
+            winners = evaluate(S, end.winners, {}) if end.winners else []
+            S.finish(winners=[winners] if isinstance(winners, P) else list(winners or []))
+            break
 
 
 def _start_turn(S, player) -> None:
@@ -296,4 +317,5 @@ def start(S) -> None:
     """Run the pack's setup and start the flow."""
     g = S.game
     push(S, g.root, None, boundary=True)
+    check_ends(S)  # from now on an effect need not check what it cannot have changed
     run(S)

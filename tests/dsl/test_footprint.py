@@ -1,0 +1,80 @@
+"""Footprints: what a snippet may read and write, and the end checks they let the machine skip."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.dsl import footprint
+from engine.dsl.footprint import ANY, OTHER
+from engine.flow import machine
+
+MINI = Path(__file__).parent.parent / "engine" / "fixtures" / "mini"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return engine.load(MINI)
+
+
+def _action(game, name):
+    return next(a for a in game.actions if a.id == name)
+
+
+def test_writes_follow_procedures_and_builtins(game):
+    assert footprint.writes(game, _action(game, "poke").fx) == {"tag"}
+    assert footprint.writes(game, _action(game, "score").fx) == {"score", OTHER}  # bump: a field, emit
+    assert footprint.writes(game, _action(game, "draw").fx) == {OTHER}  # zones only
+
+
+def test_reads_of_conditions(game):
+    assert footprint.reads(game, _action(game, "poke").guard or _action(game, "poke").cond) == {"tag", "rounds"}
+    assert footprint.reads(game, game.end[0].when) == {"score"}
+    assert footprint.reads(game, game.invariants[0].check) == {OTHER}
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("S.pl[S.cur]['x'] = 1", {"x"}),
+    ("v_l = S.turn['xs']\nv_l += [1]", {ANY}),  # growing a list the state may hold
+    ("S.turn[v_k] = 1", {ANY}),  # a computed key
+    ("S.cur = 1", {ANY}),
+    ("_mystery(S)", {ANY}),
+    ("S.turn['xs'].append(1)", {ANY}),
+    ("_b_roll(S, 'd6')\n_b_log(S, 'hi')", set()),
+])
+def test_unknown_writes_are_everything(game, source, expected):
+    class Snippet:
+        body = ["    " + line for line in source.splitlines()]
+    assert footprint.writes(game, Snippet()) == expected
+
+
+@pytest.mark.parametrize("a, b, met", [
+    ({"x"}, {"y"}, False), ({"x"}, {"x", "y"}, True), ({OTHER}, {OTHER}, True),
+    ({"x"}, {OTHER}, False), ({ANY}, set(), True), (set(), {ANY}, True),
+])
+def test_meet(a, b, met):
+    assert footprint.meet(frozenset(a), frozenset(b)) is met
+
+
+def test_end_checks_run_only_after_effects_that_may_matter():
+    """Roll Them Bones ends when everyone is out: rolling dice cannot do that, being
+    bitten can. Skipping the other checks leaves every game as it was: the same seeds
+    give the same logs (the fingerprints of tests/bench cover whole games)."""
+    g = engine.load("roll-them-bones")
+    rolls = next(n.fx for n in g.nodes if n.kind == "do" and "_b_roll(S, 'black')" in "".join(n.fx.body))
+    bitten = next(n.fx for n in g.nodes if n.kind == "do" and "_pc_hurt" in "".join(n.fx.body))
+    assert not machine.may_end(g, rolls)
+    assert machine.may_end(g, bitten)
+
+
+def test_a_game_whose_end_holds_at_the_start_is_over_at_once(tmp_path):
+    """Effects skip the end check when they cannot change what it reads, so the check
+    made when the flow starts is what ends a game that is over before it begins."""
+    text = (MINI / "pack.yaml").read_text()
+    assert 'when: "any([p.score >= params.goal' in text
+    (tmp_path / "pack.yaml").write_text(text.replace(
+        'when: "any([p.score >= params.goal', 'when: "any([p.tag == \'\' or p.score >= params.goal'))
+    S = engine.load(tmp_path).new_state(players=2, seed=1)
+    assert S.over
