@@ -24,7 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from yaml.events import CollectionEndEvent, CollectionStartEvent, ScalarEvent
+from yaml.events import (
+    AliasEvent,
+    CollectionEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceStartEvent,
+)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from engine.errors import PackError, Problem, Span
@@ -34,7 +40,20 @@ MAX_DEPTH = 64
 MAX_NODES = 100_000
 
 # The C loader is ~10x faster; the pure-Python one is a complete fallback.
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """The composer without implicit tags: it would match every scalar against PyYAML's
+    YAML 1.1 patterns, for tags nothing reads (`resolve_plain` decides what a scalar is,
+    and explicit tags are refused before composing)."""
+
+    _TAGS = {ScalarNode: "tag:yaml.org,2002:str", SequenceNode: "tag:yaml.org,2002:seq",
+             MappingNode: "tag:yaml.org,2002:map"}
+
+    def resolve(self, kind, value, implicit):
+        return self._TAGS[kind]
+
 
 _INT = re.compile(r"[-+]?[0-9]+")
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
@@ -114,7 +133,8 @@ def compose_text(text: str, filename: str = "<string>") -> Node:
     if len(text) > MAX_BYTES:
         raise PackError([_too_big(len(text), filename)])
     problems: list[Problem] = []
-    if not _scan_events(text, filename, problems):
+    scan = _Scan()
+    if not scan.run(text, filename, problems):
         raise PackError(problems)
     try:
         root = yaml.compose(text, Loader=_Loader)
@@ -128,7 +148,8 @@ def compose_text(text: str, filename: str = "<string>") -> Node:
         if problems:
             raise PackError(problems)
         return Node(None, Span(filename, 1, 1))
-    if not _check_graph(root, filename, problems):
+    # Without aliases the graph is the tree the scan counted and measured already.
+    if scan.aliases and not _check_graph(root, filename, problems):
         raise PackError(problems)
     node = _Builder(filename, problems).build(root)
     if problems:
@@ -205,38 +226,52 @@ def _short_tag(tag: str) -> str:
     return "!!" + tag[len(prefix):] if tag.startswith(prefix) else tag
 
 
-def _scan_events(text: str, filename: str, problems: list[Problem]) -> bool:
-    """Check the flat event stream for tags, depth and size; False means stop here.
+class _Scan:
+    """The flat event stream, checked for tags, depth and size before anything composes it.
 
     This runs before `yaml.compose` because the composer recurses per nesting level and
-    would crash (C) or raise RecursionError (Python) on a deeply nested file.
+    would crash (C) or raise RecursionError (Python) on a deeply nested file. It also notes
+    whether the file has aliases: without them the composed graph needs no measuring.
     """
-    depth = values = 0
-    try:
-        for event in yaml.parse(text, Loader=_Loader):
-            if isinstance(event, ScalarEvent | CollectionStartEvent):
-                values += 1
-                if values > MAX_NODES:  # too big even before aliases: stop reading now
-                    problems.append(_too_many(_mark_span(event.start_mark, filename)))
-                    return False
-            if isinstance(event, ScalarEvent | CollectionStartEvent) and event.tag is not None:
-                problems.append(Problem(
-                    f"tags are not allowed (found '{_short_tag(event.tag)}')",
-                    _mark_span(event.start_mark, filename),
-                    hint="write plain values; quote a string that starts with '!'",
-                ))
-            if isinstance(event, CollectionStartEvent):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    problems.append(Problem(f"nesting deeper than {MAX_DEPTH} levels",
-                                            _mark_span(event.start_mark, filename)))
-                    return False
-            elif isinstance(event, CollectionEndEvent):
-                depth -= 1
-    except yaml.YAMLError as e:
-        problems.append(_syntax_problem(e, text, filename))
-        return False
-    return True
+
+    _START = (ScalarEvent, MappingStartEvent, SequenceStartEvent)
+    _OPEN = (MappingStartEvent, SequenceStartEvent)
+
+    def __init__(self):
+        self.aliases = False
+
+    def run(self, text: str, filename: str, problems: list[Problem]) -> bool:
+        """False means stop here: `problems` says why."""
+        depth = values = 0
+        start, opening = self._START, self._OPEN
+        try:
+            for event in yaml.parse(text, Loader=_Loader):
+                kind = type(event)
+                if kind in start:
+                    values += 1
+                    if values > MAX_NODES:  # too big even before aliases: stop reading now
+                        problems.append(_too_many(_mark_span(event.start_mark, filename)))
+                        return False
+                    if event.tag is not None:
+                        problems.append(Problem(
+                            f"tags are not allowed (found '{_short_tag(event.tag)}')",
+                            _mark_span(event.start_mark, filename),
+                            hint="write plain values; quote a string that starts with '!'",
+                        ))
+                    if kind in opening:
+                        depth += 1
+                        if depth > MAX_DEPTH:
+                            problems.append(Problem(f"nesting deeper than {MAX_DEPTH} levels",
+                                                    _mark_span(event.start_mark, filename)))
+                            return False
+                elif isinstance(event, CollectionEndEvent):
+                    depth -= 1
+                elif kind is AliasEvent:
+                    self.aliases = True
+        except yaml.YAMLError as e:
+            problems.append(_syntax_problem(e, text, filename))
+            return False
+        return True
 
 
 def _syntax_problem(error: yaml.YAMLError, text: str, filename: str) -> Problem:
