@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -15,6 +18,13 @@ from engine.scenario import load_file, run_node
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+# The run never reads or writes the user's cache (docs/cache.md): it gets an empty one of
+# its own, which subprocesses inherit, and which goes when the run ends.
+os.environ.pop("HORDE_NO_CACHE", None)
+os.environ["HORDE_CACHE_DIR"] = tempfile.mkdtemp(prefix="horde-test-cache-")
+atexit.register(shutil.rmtree, os.environ["HORDE_CACHE_DIR"], True)
 
 
 @pytest.fixture

@@ -1,45 +1,120 @@
 """Parse effect-language text into the AST of `engine.dsl.ast`.
 
-One shared LALR parser (built once, never cached to disk: Lark's cache unpickles from a
-predictable temp path). Lark errors become `DSLSyntaxError` with a snippet position; the
-pack compiler shifts that position onto the YAML file the snippet came from.
+One shared LALR parser, made on first need. Lark errors become `DSLSyntaxError` with a
+snippet position; the pack compiler shifts that position onto the YAML file the snippet
+came from.
+
+A load parses a few hundred snippets, and building the parser's tables costs as much as
+parsing them all, so both are kept in the user's cache (`engine.resources`,
+docs/cache.md): the tables as Lark's own serialized form, each snippet that parsed as its
+AST. Both files are plain JSON named after a digest of the grammar, this module, the AST
+module and the installed Lark, so a change to any of them starts afresh. Snippets that
+fail to parse are never cached: every error is found, worded and placed as it always was.
+Lark itself is imported only when something has to be parsed.
 """
 
 from __future__ import annotations
 
 import functools
-
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import (
-    LarkError,
-    UnexpectedCharacters,
-    UnexpectedEOF,
-    UnexpectedInput,
-    UnexpectedToken,
-)
-from lark.indenter import Indenter
+import json
+import sys
+from typing import TYPE_CHECKING
 
 from engine import resources
 from engine.dsl import ast
 from engine.errors import DSLSyntaxError
 
+if TYPE_CHECKING:
+    from lark import Token, Tree
+    from lark.exceptions import UnexpectedInput
+
 MAX_NESTING = 60  # the transformer recurses; deeper trees are refused before it runs
-
-
-class _Indent(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 4
+MAX_CACHED = 20_000  # snippets in the cache file; past this only the ones used lately stay
 
 
 @functools.cache
-def _parser() -> Lark:
-    text = (resources.data_dir("grammar") / "effects.lark").read_text()
-    return Lark(text, parser="lalr", postlex=_Indent(), propagate_positions=True,
-                maybe_placeholders=True)
+def _grammar() -> str:
+    return (resources.data_dir("grammar") / "effects.lark").read_text()
+
+
+@functools.cache
+def _version() -> str:
+    """What every cached parse depends on, as the cache files' names."""
+    code = resources.code_identity("lark", "engine.dsl.parser", "engine.dsl.ast")
+    return resources.digest(_grammar(), code)
+
+
+def _indenter():
+    from lark.indenter import Indenter
+
+    class Indent(Indenter):
+        NL_type = "_NL"
+        OPEN_PAREN_types = ["LPAR", "LSQB"]
+        CLOSE_PAREN_types = ["RPAR", "RSQB"]
+        INDENT_type = "_INDENT"
+        DEDENT_type = "_DEDENT"
+        tab_len = 4
+
+    return Indent()
+
+
+# Lark options given again when tables are loaded (Lark's own cache does the same): they
+# are objects or do not shape the tables, so they are not stored.
+_RUNTIME_OPTIONS = ("postlex", "transformer", "lexer_callbacks", "use_bytes", "debug",
+                    "g_regex_flags", "regex", "propagate_positions", "tree_class", "_plugins")
+
+
+@functools.cache
+def _parser():
+    from lark import Lark
+
+    name = f"lalr-{_version()}.json"
+    raw = resources.read_cache(name)
+    if raw is not None:
+        try:
+            saved = json.loads(raw, object_hook=_int_keys)
+            return Lark._load_from_dict(saved["data"], saved["memo"], postlex=_indenter(),
+                                        propagate_positions=True)
+        except Exception:  # noqa: BLE001 - a damaged or foreign cache file is no cache
+            pass
+    parser = Lark(_grammar(), parser="lalr", postlex=_indenter(), propagate_positions=True,
+                  maybe_placeholders=True)
+    _save_tables(parser, name)
+    return parser
+
+
+def _save_tables(parser, name: str) -> None:
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    if resources.cache_dir() is None:
+        return
+    data, memo = parser.memo_serialize([TerminalDef, Rule])
+    data["options"] = {k: v for k, v in data["options"].items() if k not in _RUNTIME_OPTIONS}
+    try:
+        text = json.dumps(_tag_int_keys({"data": data, "memo": memo}))
+    except (TypeError, ValueError):  # something Lark stores that JSON cannot hold: no cache
+        return
+    resources.write_cache(name, text.encode())
+
+
+def _tag_int_keys(x):
+    """JSON keeps only string keys; Lark's tables are keyed by state and token numbers.
+    Any other kind of key is a TypeError: JSON would turn it into a string unannounced."""
+    if isinstance(x, dict):
+        if x and all(type(k) is int for k in x):
+            return {"#int": {str(k): _tag_int_keys(v) for k, v in x.items()}}
+        if "#int" in x or not all(type(k) is str for k in x):
+            raise TypeError("a mapping JSON cannot hold as it is")
+        return {k: _tag_int_keys(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_tag_int_keys(v) for v in x]
+    return x
+
+
+def _int_keys(obj: dict):
+    inner = obj.get("#int") if len(obj) == 1 else None
+    return {int(k): v for k, v in inner.items()} if inner is not None else obj
 
 
 _TOKEN_WORDS = {
@@ -61,6 +136,8 @@ def _expected(exc: UnexpectedInput) -> str:
 
 
 def _fail(exc: UnexpectedInput, text: str) -> DSLSyntaxError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     line = getattr(exc, "line", 1) or 1
     col = getattr(exc, "column", 1) or 1
     if isinstance(exc, UnexpectedToken):
@@ -103,12 +180,17 @@ def _bad_dedent_line(text: str) -> int:
     return 1
 
 
+def _is_tree(child) -> bool:
+    """A tree's children are subtrees, tokens (strings) and None for an absent `[part]`."""
+    return child is not None and not isinstance(child, str)
+
+
 def _depth(tree: Tree) -> int:
     deepest, todo = 0, [(tree, 1)]
     while todo:
         node, d = todo.pop()
         deepest = max(deepest, d)
-        todo.extend((c, d + 1) for c in node.children if isinstance(c, Tree))
+        todo.extend((c, d + 1) for c in node.children if _is_tree(c))
     return deepest
 
 
@@ -143,64 +225,65 @@ def _flatten(items) -> tuple:
 
 
 def _binop(op):
-    @v_args(meta=True)
     def build(self, meta, children):
         left, right = children[0], children[-1]
         return ast.BinOp(_pos(meta), op, left, right)
     return build
 
 
-class _ToAst(Transformer):
-    """Lark tree → AST dataclasses. Named after the grammar's `-> name` aliases."""
+class _ToAst:
+    """Lark tree → AST dataclasses, bottom up: one method per grammar `-> name` alias,
+    called with the node's positions and its children already converted."""
+
+    def transform(self, tree: Tree):
+        children = [self.transform(c) if _is_tree(c) else c for c in tree.children]
+        return getattr(self, tree.data)(tree.meta, children)
 
     # -- atoms --
-    def number(self, c):
-        return ast.Const(_tpos(c[0]), int(c[0]))
+    def number(self, meta, c):
+        try:
+            return ast.Const(_tpos(c[0]), int(c[0]))
+        except ValueError:  # longer than Python converts (int_max_str_digits)
+            err = DSLSyntaxError(f"number is longer than {sys.get_int_max_str_digits()} digits")
+            err.pos = _tpos(c[0])  # type: ignore[attr-defined]
+            raise err from None
 
-    def string(self, c):
+    def string(self, meta, c):
         return ast.Const(_tpos(c[0]), _unescape(str(c[0])))
 
-    @v_args(meta=True)
     def true(self, meta, c):
         return ast.Const(_pos(meta), True)
 
-    @v_args(meta=True)
     def false(self, meta, c):
         return ast.Const(_pos(meta), False)
 
-    @v_args(meta=True)
     def none(self, meta, c):
         return ast.Const(_pos(meta), None)
 
-    def name(self, c):
+    def name(self, meta, c):
         return ast.Name(_tpos(c[0]), str(c[0]))
 
-    @v_args(meta=True)
     def call(self, meta, c):
         args, kwargs = c[1] if c[1] is not None else ((), ())
         return ast.Call(_pos(meta), str(c[0]), args, kwargs)
 
-    def arguments(self, c):
+    def arguments(self, meta, c):
         args = tuple(a for a in c if not isinstance(a, tuple))
         kwargs = tuple(a for a in c if isinstance(a, tuple))
         return args, kwargs
 
-    def keyword(self, c):
+    def keyword(self, meta, c):
         return (str(c[0]), c[1])
 
-    @v_args(meta=True)
     def list_lit(self, meta, c):
         return ast.ListLit(_pos(meta), tuple(x for x in c if x is not None))
 
-    @v_args(meta=True)
     def comprehension(self, meta, c):
         return ast.Comprehension(_pos(meta), c[0], str(c[1]), c[2], c[3])
 
-    @v_args(meta=True)
     def attr(self, meta, c):
         return ast.Attr(_pos(meta), c[0], str(c[1]))
 
-    @v_args(meta=True)
     def index(self, meta, c):
         return ast.Index(_pos(meta), c[0], c[1])
 
@@ -209,65 +292,54 @@ class _ToAst(Transformer):
     or_op, and_op = _binop("or"), _binop("and")
     in_op, not_in_op = _binop("in"), _binop("notin")
 
-    @v_args(meta=True)
     def compare(self, meta, c):
         return ast.BinOp(_pos(meta), str(c[1]), c[0], c[2])
 
-    @v_args(meta=True)
     def not_op(self, meta, c):
         return ast.Not(_pos(meta), c[0])
 
-    @v_args(meta=True)
     def neg(self, meta, c):
         return ast.Neg(_pos(meta), c[0])
 
     # -- statements --
-    def target_name(self, c):
+    def target_name(self, meta, c):
         return ast.Name(_tpos(c[0]), str(c[0]))
 
-    @v_args(meta=True)
     def target_attr(self, meta, c):
         return ast.Attr(_pos(meta), c[0], str(c[1]))
 
-    @v_args(meta=True)
     def target_index(self, meta, c):
         return ast.Index(_pos(meta), c[0], c[1])
 
-    @v_args(meta=True)
     def assign(self, meta, c):
         return ast.Assign(_pos(meta), c[0], "=", c[1])
 
-    @v_args(meta=True)
     def augassign(self, meta, c):
         return ast.Assign(_pos(meta), c[0], str(c[1]), c[2])
 
-    @v_args(meta=True)
     def pass_stmt(self, meta, c):
         return ast.Pass(_pos(meta))
 
-    @v_args(meta=True)
     def expr_stmt(self, meta, c):
         return ast.ExprStmt(_pos(meta), c[0])
 
-    @v_args(meta=True)
     def callflow(self, meta, c):
         args, kwargs = c[1] if c[1] is not None else ((), ())
         return ast.CallFlow(_pos(meta), str(c[0]), args, kwargs)
 
-    def stmt(self, c):
+    def stmt(self, meta, c):
         # `a; b` on one line: several statements from one grammar `stmt`
         return list(c)
 
-    def block(self, c):
+    def block(self, meta, c):
         return _flatten(c)
 
-    def elif_clause(self, c):
+    def elif_clause(self, meta, c):
         return (c[0], c[1])
 
-    def else_clause(self, c):
+    def else_clause(self, meta, c):
         return ("else", c[0])
 
-    @v_args(meta=True)
     def if_stmt(self, meta, c):
         branches = [(c[0], c[1])]
         orelse: tuple = ()
@@ -278,20 +350,19 @@ class _ToAst(Transformer):
                 branches.append(extra)
         return ast.If(_pos(meta), tuple(branches), orelse)
 
-    @v_args(meta=True)
     def for_stmt(self, meta, c):
         return ast.For(_pos(meta), str(c[0]), c[1], c[2])
 
-    @v_args(meta=True)
     def repeat_stmt(self, meta, c):
         return ast.Repeat(_pos(meta), c[0], c[1])
 
-    @v_args(meta=True)
     def start(self, meta, c):
         return ast.Program(_pos(meta), _flatten(c))
 
 
 def _parse_tree(text: str) -> Tree:
+    from lark.exceptions import LarkError, UnexpectedInput
+
     src = text if text.endswith("\n") else text + "\n"
     try:
         tree = _parser().parse(src)
@@ -308,10 +379,105 @@ def _parse_tree(text: str) -> Tree:
     return tree
 
 
+_NODE_TYPES = {cls.__name__: cls for cls in vars(ast).values()
+               if isinstance(cls, type) and issubclass(cls, ast.Node) and cls is not ast.Node}
+
+
+def _encode(x):
+    """An AST as JSON: a node is [type, line, col, fields...], a tuple is ["", items...]."""
+    if isinstance(x, ast.Node):
+        fields = (_encode(getattr(x, f)) for f in x.__dataclass_fields__ if f != "pos")
+        return [type(x).__name__, x.pos[0], x.pos[1], *fields]
+    if isinstance(x, tuple):
+        return ["", *(_encode(v) for v in x)]
+    if x is None or isinstance(x, (str, int)):  # bool is an int
+        return x
+    raise TypeError(f"no JSON form for {type(x).__name__}")
+
+
+def _decode(x):
+    if x.__class__ is not list:
+        return x
+    tag = x[0]
+    if not tag:
+        return tuple([_decode(v) for v in x[1:]])
+    return _NODE_TYPES[tag]((x[1], x[2]), *[_decode(v) for v in x[3:]])
+
+
+class _SnippetCache:
+    """Snippets parsed in earlier processes, by text, read from the cache on first need,
+    and those parsed in this one, written back by `save_cache`. Each AST is kept as its
+    own JSON text inside the file, so a load decodes only the snippets it asks for."""
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self) -> None:
+        self.saved: dict[str, str] | None = None  # None: not read yet
+        self.on = False
+        self.used: set[str] = set()
+        self.fresh: dict[str, str] = {}
+
+    @property
+    def name(self) -> str:
+        return f"parse-{_version()}.json"
+
+    def get(self, text: str) -> ast.Program | None:
+        if self.saved is None:
+            self.on = resources.cache_dir() is not None
+            raw = resources.read_cache(self.name) if self.on else None
+            try:
+                saved = json.loads(raw) if raw is not None else {}
+            except ValueError:
+                saved = {}
+            self.saved = saved if isinstance(saved, dict) else {}
+        found = self.saved.get(text)
+        if found is None:
+            return None
+        try:
+            prog = _decode(json.loads(found))
+        except (KeyError, TypeError, ValueError, IndexError, RecursionError):
+            return None
+        if not isinstance(prog, ast.Program):
+            return None
+        self.used.add(text)
+        return prog
+
+    def put(self, text: str, prog: ast.Program) -> None:
+        if self.on:
+            try:
+                self.fresh[text] = json.dumps(_encode(prog), separators=(",", ":"))
+            except TypeError:
+                pass
+
+    def save(self) -> None:
+        if not self.fresh or self.saved is None:
+            return
+        entries = {**self.saved, **self.fresh}
+        if len(entries) > MAX_CACHED:
+            entries = {k: v for k, v in entries.items() if k in self.used or k in self.fresh}
+        resources.write_cache(self.name, json.dumps(entries, separators=(",", ":")).encode())
+        self.used.update(self.fresh)
+        self.saved, self.fresh = entries, {}
+
+
+_CACHE = _SnippetCache()
+
+
+def save_cache() -> None:
+    """Write the snippets parsed since the last call to the user's cache (`engine.load`
+    calls this once a pack is compiled, or has failed to)."""
+    _CACHE.save()
+
+
 @functools.lru_cache(maxsize=4096)
 def parse_program(text: str) -> ast.Program:
-    """Statements (an effect). Cached: packs repeat the same snippets across modes."""
-    return _ToAst().transform(_parse_tree(text))
+    """Statements (an effect). Remembered: packs repeat the same snippets across modes."""
+    prog = _CACHE.get(text)
+    if prog is None:
+        prog = _ToAst().transform(_parse_tree(text))
+        _CACHE.put(text, prog)
+    return prog
 
 
 @functools.lru_cache(maxsize=4096)

@@ -8,6 +8,11 @@ is written: `params.blocks: expected an integer, got 'sixteen'`.
 
 Schemas are read once from `schemas/` and each variant gets one reused validator: building
 a validator compiles the schema's references, which is too slow to repeat per file.
+
+A check that passed is remembered in the user's cache (docs/cache.md) by a digest of the
+checked values, the schema, this module and the installed jsonschema: the same files next
+time pass without importing jsonschema at all. Failures are never remembered, so every
+problem is found and worded afresh.
 """
 
 from __future__ import annotations
@@ -16,18 +21,16 @@ import copy
 import json
 import re
 from functools import cache
-from typing import Any
-
-from jsonschema import Draft202012Validator, ValidationError, validators
+from typing import TYPE_CHECKING, Any
 
 from engine import resources
 from engine.errors import Problem, did_you_mean
 from engine.pack.yamlspan import Node, node_at, plain
 
-# A bool is not an integer and 2.0 is not one either: later stages count with these.
-_TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
-    "integer", lambda _checker, x: isinstance(x, int) and not isinstance(x, bool))
-_Validator = validators.extend(Draft202012Validator, type_checker=_TYPES)
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator, ValidationError
+
+MAX_REMEMBERED = 2000  # passed checks kept in the cache file, newest last
 
 _TYPE_NAMES = {
     "integer": "an integer", "number": "a number", "string": "a string",
@@ -37,23 +40,106 @@ _TYPE_NAMES = {
 
 def validate(node: Node, *, overlay: bool = False) -> list[Problem]:
     """Everything wrong with a pack tree (or, with `overlay`, with one overlay file)."""
-    return _check(_validator("pack", overlay), node)
+    return _checked("pack", overlay, node)
 
 
 def validate_scenario(node: Node) -> list[Problem]:
     """Everything wrong with the shape of a scenario file."""
-    return _check(_validator("scenario", False), node)
+    return _checked("scenario", False, node)
+
+
+def _checked(name: str, overlay: bool, node: Node) -> list[Problem]:
+    instance = plain(node)
+    passed = _Passed.of(name)
+    key = passed.key(overlay, instance)
+    if key is not None and key in passed.keys:
+        return []
+    problems = _check(_validator(name, overlay), node, instance)
+    if not problems and key is not None:
+        passed.add(key)
+    return problems
+
+
+class _Passed:
+    """The digests of the values that passed one schema before, read from the cache once."""
+
+    _each: dict[str, _Passed] = {}
+
+    @classmethod
+    def of(cls, name: str) -> _Passed:
+        """The record for schema `name`, made anew when the cache location changed."""
+        folder = resources.cache_dir()
+        found = cls._each.get(name)
+        if found is None or found.folder != folder:
+            found = cls._each[name] = cls(name, folder)
+        return found
+
+    def __init__(self, name: str, folder):
+        self.folder = folder
+        self.version = None
+        self.keys: dict[str, None] = {}  # ordered, oldest first
+        if folder is None:
+            return
+        schema = _schema_bytes(name)
+        code = resources.code_identity("jsonschema", "referencing", "engine.pack.schema")
+        self.version = resources.digest(name, schema, code)
+        raw = resources.read_cache(self.file)
+        try:
+            keys = json.loads(raw) if raw is not None else []
+        except ValueError:
+            keys = []
+        if isinstance(keys, list):
+            self.keys = dict.fromkeys(k for k in keys if isinstance(k, str))
+
+    @property
+    def file(self) -> str:
+        return f"valid-{self.version}.json"
+
+    def key(self, overlay: bool, instance: Any) -> str | None:
+        """A digest of the checked values. `repr` tells apart what YAML can hold (1, '1',
+        1.0, true); the dicts' key order is the file's, so a reordered file is a new key."""
+        if self.version is None:
+            return None
+        return resources.digest(str(overlay), repr(instance))
+
+    def add(self, key: str) -> None:
+        self.keys[key] = None
+        keys = list(self.keys)[-MAX_REMEMBERED:]
+        self.keys = dict.fromkeys(keys)
+        resources.write_cache(self.file, json.dumps(keys).encode())
+
+
+@cache
+def _schema_bytes(name: str) -> bytes:
+    return (resources.data_dir("schemas") / f"{name}.schema.json").read_bytes()
+
+
+@cache
+def _validator_class():
+    from jsonschema import Draft202012Validator, validators
+
+    # A bool is not an integer and 2.0 is not one either: later stages count with these.
+    types = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, x: isinstance(x, int) and not isinstance(x, bool))
+    return validators.extend(Draft202012Validator, type_checker=types)
+
+
+def __getattr__(name: str):
+    """`_Validator`, the validator class, made on first use (tests/bench checks our
+    schemas with it) so that importing this module does not import jsonschema."""
+    if name == "_Validator":
+        return _validator_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @cache
 def _validator(name: str, overlay: bool) -> Draft202012Validator:
-    path = resources.data_dir("schemas") / f"{name}.schema.json"
-    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema = json.loads(_schema_bytes(name).decode("utf-8"))
     if overlay:
         schema = _relaxed(schema)
-    # Not _Validator.check_schema(schema): checking our own schemas against the metaschema
-    # cost as much as loading a pack, on every start. Tests check them once (tests/bench).
-    return _Validator(schema)
+    # Not check_schema(schema): checking our own schemas against the metaschema cost as
+    # much as loading a pack, on every start. Tests check them once (tests/bench).
+    return _validator_class()(schema)
 
 
 def _relaxed(schema: dict) -> dict:
@@ -83,8 +169,7 @@ def _relaxed(schema: dict) -> dict:
     return schema
 
 
-def _check(validator: Draft202012Validator, node: Node) -> list[Problem]:
-    instance = plain(node)
+def _check(validator: Draft202012Validator, node: Node, instance: Any) -> list[Problem]:
     what = validator.schema.get("title", "the file")
     problems: dict[tuple, Problem] = {}
     for error in validator.iter_errors(instance):
