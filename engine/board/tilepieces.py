@@ -58,16 +58,41 @@ def _kinds(S, kinds) -> set:
     raise RuleRuntimeError(f"expected a piece kind or a list of kinds, got {S.describe(kinds)}")
 
 
+class _Listing:
+    """What a board remembers about one piece index (and entity table): its pieces of a kind
+    by age, and the squares holding a piece of some kinds."""
+
+    __slots__ = ("index", "ents", "lists", "taken")
+
+    def __init__(self, index, ents):
+        self.index, self.ents = index, ents
+        self.lists: dict = {}  # kind (or None: all) -> sorted uids
+        self.taken: dict = {}  # frozenset of kinds -> names of the squares holding one
+
+    def moved(self, kind: str, old: str, new: str) -> None:
+        """A piece of `kind` went from square `old` to `new` (names in the index)."""
+        index, ents = self.index, self.ents
+        for want, taken in self.taken.items():
+            if kind in want:
+                taken.add(new)
+                if not any(ents[u]["id"] in want for u in index.get(old, ())):
+                    taken.discard(old)
+
+
+_NOTHING = _Listing(None, None)
+
+
 class PiecesOnSquares:
     """Mixed into a board that has `map(S)` (for the squares that exist).
 
-    A chase lists the pieces of a kind at every step, while pieces mostly move and are
-    seldom added or taken away: so the board remembers the last lists it made, for one
-    piece index (and entity table) at a time, and forgets them when a piece comes or goes
-    there. A clone or a loaded state has its own index, so it never reads another's lists.
+    A chase lists the pieces of a kind and asks which squares they block at every step,
+    while pieces mostly move and are seldom added or taken away: so the board remembers
+    what it worked out for one piece index (and entity table) at a time, keeps it in step
+    when a piece moves there, and forgets it when a piece comes or goes. A clone or a
+    loaded state has its own index, so it never reads another's.
     """
 
-    _listing: tuple = (None, None, None)  # (piece index, entities, {kind: sorted uids})
+    _listing: _Listing = _NOTHING
 
     def _index(self, S) -> dict:
         return S.vars[KEY]["at"]
@@ -91,7 +116,7 @@ class PiecesOnSquares:
         uid = S.new_entity(kind, kd.fields)
         S.ents[uid]["cell"] = sq
         self._add(S, uid, sq)
-        self._listing = PiecesOnSquares._listing
+        self._listing = _NOTHING
         return E(uid)
 
     def remove(self, S, e) -> None:
@@ -100,17 +125,22 @@ class PiecesOnSquares:
         if ent.get("@z") is not None:
             raise RuleRuntimeError(f"remove: {S.describe(e)} is in a zone, not on the board")
         self._unindex(S, e.i, ent.get("cell"))
-        self._listing = PiecesOnSquares._listing
+        self._listing = _NOTHING
         del S.ents[e.i]
 
     def move_to(self, S, e, sq) -> None:
         """Move a piece to square `sq` (no rule is checked: the pack decides what is legal)."""
         ent = self._piece(S, e, "move_to")
         self._square(S, sq, "move_to")
-        if self._unindex(S, e.i, ent.get("cell")) != 1:  # it was not listed once: now it is
-            self._listing = PiecesOnSquares._listing
+        old = ent.get("cell")
+        listed = self._unindex(S, e.i, old)
         ent["cell"] = sq
         self._add(S, e.i, sq)
+        listing = self._listing
+        if listed != 1:  # it was not listed once: now it is
+            self._listing = _NOTHING
+        elif listing.index is self._index(S) and listing.ents is S.ents and listing.taken:
+            listing.moved(ent["id"], sq_key(old), sq_key(sq))
 
     def _add(self, S, uid: int, sq) -> None:
         idx = self._index(S)
@@ -159,10 +189,10 @@ class PiecesOnSquares:
         """Every piece on the board (optionally only of some kinds), by age."""
         index, ents = self._index(S), S.ents
         listing = self._listing
-        if listing[0] is not index or listing[1] is not ents:
-            listing = self._listing = (index, ents, {})
+        if listing.index is not index or listing.ents is not ents:
+            listing = self._listing = _Listing(index, ents)
         known = kinds is None or type(kinds) is str
-        out = listing[2].get(kinds) if known else None
+        out = listing.lists.get(kinds) if known else None
         if out is None:
             if kinds is None:
                 out = [u for lst in index.values() for u in lst]
@@ -171,8 +201,20 @@ class PiecesOnSquares:
                 out = [u for lst in index.values() for u in lst if ents[u]["id"] in want]
             out.sort()
             if known:
-                listing[2][kinds] = out
+                listing.lists[kinds] = out
         return pieces_of(out)
+
+    def taken(self, S, want: frozenset) -> set:
+        """The names (in the index) of the squares holding a piece of the kinds `want`."""
+        index, ents = self._index(S), S.ents
+        listing = self._listing
+        if listing.index is not index or listing.ents is not ents:
+            listing = self._listing = _Listing(index, ents)
+        got = listing.taken.get(want)
+        if got is None:
+            got = listing.taken[want] = {k for k, uids in index.items()
+                                         if any(ents[u]["id"] in want for u in uids)}
+        return got
 
     def stacked(self, S, kinds) -> list:
         """Squares holding more than one piece of the kind(s) (for invariants)."""

@@ -236,33 +236,23 @@ class TileBoard(PiecesOnSquares, Extension):
         m = self.map(S)
         want = _kind_set(kinds)
         steps = m.adj.get(sq, ()) if toward is None else self._toward(S, m, toward).of(sq)
-        index, ents = S.vars[KEY]["at"], S.ents
-        out = []
-        for nb in steps:
-            uids = index.get(sq_key(nb))
-            if uids:
-                for u in uids:
-                    if ents[u]["id"] in want:
-                        break
-                else:
-                    out.append(nb)
-            else:
-                out.append(nb)
-        return out
+        taken = self.taken(S, want)
+        return [nb for nb in steps if sq_key(nb) not in taken]
 
     def movable(self, S, xs, kinds, toward=None, skip=None) -> list:
         """The pieces (or squares) of `xs` that have an open step (see `open_steps`), less
         those in `skip`: which chasers may move at all, asked once for all of them. A chase
-        asks this of every piece on the board at every step, so it is written out:
-        neighbours are named from a table of the map, the steps toward the targets are
-        shared (see `Closer`), and a piece is looked for in `skip` by its uid."""
+        asks this of every piece on the board at every step, so it is written out: each
+        square's neighbours are named once per map, the squares taken by the kinds are
+        kept in step as pieces move (see `taken`), the steps toward the targets are shared
+        (see `Closer`), and a piece is looked for in `skip` by its uid."""
         m = self.map(S)
         want = _kind_set(kinds)
         if skip is not None and type(skip) is not list:
             raise RuleRuntimeError(f"movable: expected a list of values to leave out, got "
                                    f"{S.describe(skip)}")
         gone = {y.i for y in skip if type(y) is E} if skip else ()
-        index, ents = S.vars[KEY]["at"], S.ents
+        ents, taken = S.ents, self.taken(S, want)
         near = _near(m)
         closer = known = None
         out = []
@@ -288,15 +278,7 @@ class TileBoard(PiecesOnSquares, Extension):
                 if steps is None:
                     steps = closer.keys_of(sq)
             for k in steps:
-                uids = index.get(k)
-                if uids:
-                    for u in uids:
-                        if ents[u]["id"] in want:
-                            break
-                    else:
-                        out.append(x)
-                        break
-                else:
+                if k not in taken:
                     out.append(x)
                     break
         return out

@@ -110,6 +110,8 @@ def test_piece_lists_follow_spawns_removals_moves_clones_and_loads(dz):
         return [(u.i, S.ents[u.i]["cell"]) for u in b.pieces(S, kinds)]
 
     def truth(S, kinds="zombie"):
+        assert b.taken(S, frozenset({"zombie"})) == {
+            k for k, uids in S.vars[KEY]["at"].items() if any(S.ents[u]["id"] == "zombie" for u in uids)}
         return sorted((u, S.ents[u]["cell"]) for lst in S.vars[KEY]["at"].values() for u in lst
                       if kinds is None or S.ents[u]["id"] == kinds)
 
@@ -125,6 +127,9 @@ def test_piece_lists_follow_spawns_removals_moves_clones_and_loads(dz):
     z = b.pieces(C, "zombie")[0]
     run(dz, C, "move_to(z, sq)", z=z, sq=(x - 1, y))
     assert listed(C) == truth(C) and (z.i, (x - 1, y)) in listed(C)
+    for sq in [(x, y + 1), (x + 1, y), (x - 1, y)]:  # by the heart, onto the other zombie, away
+        run(dz, C, "move_to(z, sq)", z=z, sq=sq)
+        assert listed(C) == truth(C)
     run(dz, C, "remove(z)", z=z)
     assert listed(C) == truth(C) and len(listed(C)) == 1
     L = dz.state_from_dict(C.to_dict())
