@@ -14,7 +14,7 @@ from engine.dsl.values import E, P
 from engine.errors import HordeError, RuleRuntimeError
 from engine.flow.decision import Decision
 from engine.flow.labels import first_may_act, legal_bindings, needs_locals
-from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
+from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, WINDOW
 from engine.flow.steppers import stepper
 
 # what a failing snippet may raise: each becomes a RuleRuntimeError at the snippet's place
@@ -123,7 +123,7 @@ def check_ends(S) -> None:
             break
 
 
-def _start_turn(S, player) -> None:
+def start_turn(S, player) -> None:
     g = S.game
     if S.stop_turns is not None and S.turns >= S.stop_turns:
         S.log.append({"t": "msg", "text": f"stopped after {S.turns} turn(s)"})
@@ -174,9 +174,11 @@ def run(S) -> None:
         fr = stack[-1]
         node = nodes[fr[0]]
         k = node.kind
-        if k == SEQ:
-            (steppers.get(fr[0]) or stepper(g, fr[0]))(S, fr)
-        elif k == DO:
+        step = steppers[fr[0]] if fr[0] in steppers else stepper(g, fr[0])
+        if step is not None:  # a sequence or a loop
+            step(S, fr)
+            continue
+        if k == DO:
             stack.pop()
             run_effect(S, node.fx, _locals_for(S, node.fx))
         elif k == IF:
@@ -184,34 +186,6 @@ def run(S) -> None:
             branch = node.then if evaluate(S, node.cond, _locals_for(S, node.cond)) else node.orelse
             if branch is not None:
                 push(S, branch)
-        elif k == REPEAT:
-            if node.cond is not None:
-                done = evaluate(S, node.cond, _locals_for(S, node.cond)) or \
-                    (node.max is not None and fr[1] >= node.max)
-            else:
-                if fr[3] is None:
-                    fr[3] = evaluate(S, node.times, _locals_for(S, node.times))
-                done = fr[1] >= fr[3]
-            if done:
-                S.stack.pop()
-            else:
-                fr[1] += 1
-                S.charge(1)
-                push(S, node.body)
-        elif k == FOR_EACH:
-            if fr[3] is None:
-                fr[3] = list(evaluate(S, node.domain, _locals_for(S, node.domain)))
-            if fr[1] < len(fr[3]):
-                v = fr[3][fr[1]]
-                fr[1] += 1
-                fr[2] = {node.var: v}
-                if node.turn:
-                    _start_turn(S, v)
-                    if S.over:
-                        return
-                push(S, node.body)
-            else:
-                S.stack.pop()
         elif k == ASK:
             L = flow_locals(S)
             who = evaluate(S, node.who, L) if node.who is not None else S.players[S.cur]

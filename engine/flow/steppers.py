@@ -20,28 +20,32 @@ and is no procedure boundary, so no effect can tell the difference.
 from __future__ import annotations
 
 from engine.flow.labels import first_may_act, needs_locals
-from engine.flow.nodes import CALL, DO, IF, SEQ, WINDOW
+from engine.flow.nodes import CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
 
 
 def stepper(game, nid: int):
-    """The stepper of sequence `nid`, made on first use (the first game that reaches it)."""
+    """The stepper of node `nid` (a sequence or a loop), made on first use; None for the
+    kinds the interpreter runs itself (asks, windows, calls)."""
     steppers = game.plans.setdefault("steppers", {})
-    fn = steppers.get(nid)
-    if fn is None:
-        fn = steppers[nid] = _make(game, nid)
-    return fn
+    if nid not in steppers:
+        kind = game.nodes[nid].kind
+        make = _MAKERS.get(kind)
+        steppers[nid] = make(game, nid) if make is not None else None
+    return steppers[nid]
 
 
-def _make(game, nid: int):
+def _namespace(game) -> dict:
     from engine.flow import machine
 
+    return {"run_effect": machine.run_effect, "flow_locals": machine.flow_locals,
+            "located": machine.located, "push": machine.push, "window_order": machine.window_order,
+            "first_may_act": first_may_act, "push_proc": machine.push_proc,
+            "evaluate": machine.evaluate, "CATCH": machine.CATCH, "len": len}
+
+
+def _make_seq(game, nid: int):
     node = game.nodes[nid]
-    assert node.kind == SEQ
-    ns: dict = {"run_effect": machine.run_effect, "after_effect": machine.after_effect,
-                "flow_locals": machine.flow_locals, "located": machine.located, "push": machine.push,
-                "window_order": machine.window_order, "first_may_act": first_may_act,
-                "push_proc": machine.push_proc, "evaluate": machine.evaluate,
-                "CATCH": machine.CATCH, "len": len}
+    ns = _namespace(game)
     lines = [f"def _seq_{nid}(S, fr):",
              "    stack = S.stack",
              "    i = fr[1]"]
@@ -55,6 +59,83 @@ def _make(game, nid: int):
     ns["__builtins__"] = {}
     exec(compile(code, f"<horde:flow seq {nid}>", "exec"), ns)  # noqa: S102
     return ns[f"_seq_{nid}"]
+
+
+def _make_for_each(game, nid: int):
+    """A `for_each` loop: each value's body runs straight away, and the next value comes
+    as soon as it is done, until a decision (or a call) hands over to the interpreter."""
+    from engine.flow import machine
+
+    node = game.nodes[nid]
+    domain, var, turn, body = node.domain, node.var, node.turn, node.body
+    uses_locals = domain.uses != ()
+    evaluate, push, flow_locals, start_turn = machine.evaluate, machine.push, machine.flow_locals, \
+        machine.start_turn
+    body_step = stepper(game, body)
+
+    def _for_each(S, fr):
+        stack = S.stack
+        while True:
+            if fr[3] is None:
+                fr[3] = list(evaluate(S, domain, flow_locals(S) if uses_locals else {}))
+            if fr[1] >= len(fr[3]):
+                stack.pop()
+                return
+            v = fr[3][fr[1]]
+            fr[1] += 1
+            fr[2] = {var: v}
+            if turn:
+                start_turn(S, v)
+                if S.over:
+                    return
+            push(S, body)
+            if body_step is None:
+                return
+            body_step(S, stack[-1])
+            if S.over or not stack or stack[-1] is not fr:
+                return
+
+    return _for_each
+
+
+def _make_repeat(game, nid: int):
+    """A `repeat` loop, run like `for_each`: round after round while nothing needs the
+    interpreter."""
+    from engine.flow import machine
+
+    node = game.nodes[nid]
+    cond, times, limit, body = node.cond, node.times, node.max, node.body
+    evaluate, push, flow_locals = machine.evaluate, machine.push, machine.flow_locals
+    cond_locals = cond is not None and cond.uses != ()
+    times_locals = times is not None and times.uses != ()
+    body_step = stepper(game, body)
+
+    def _repeat(S, fr):
+        stack = S.stack
+        while True:
+            if cond is not None:
+                done = evaluate(S, cond, flow_locals(S) if cond_locals else {}) or \
+                    (limit is not None and fr[1] >= limit)
+            else:
+                if fr[3] is None:
+                    fr[3] = evaluate(S, times, flow_locals(S) if times_locals else {})
+                done = fr[1] >= fr[3]
+            if done:
+                stack.pop()
+                return
+            fr[1] += 1
+            S.charge(1)
+            push(S, body)
+            if body_step is None:
+                return
+            body_step(S, stack[-1])
+            if S.over or not stack or stack[-1] is not fr:
+                return
+
+    return _repeat
+
+
+_MAKERS = {SEQ: _make_seq, FOR_EACH: _make_for_each, REPEAT: _make_repeat}
 
 
 def _locals(c) -> str:
@@ -80,11 +161,7 @@ def _child(game, cid: int, child, ns: dict) -> list[str]:
         for branch, word in ((child.then, "if test:"), (child.orelse, "else:")):
             if branch is None:
                 continue
-            out += [word, f"    push(S, {branch})"]
-            if game.nodes[branch].kind == SEQ:  # the usual branch: run it straight away
-                ns[f"_seq{branch}"] = stepper(game, branch)
-                out.append(f"    _seq{branch}(S, stack[-1])")
-            out.append("    return")
+            out += [word] + ["    " + line for line in _nested(game, branch, ns)]
         return out
     if child.kind == CALL:
         # the call's frame would be popped before its arguments are evaluated: they see the
@@ -103,4 +180,17 @@ def _child(game, cid: int, child, ns: dict) -> list[str]:
                 f"if first_may_act(S, {point!r}, order) < len(order):",
                 f"    push(S, {cid})",
                 "    return"]
-    return [f"push(S, {cid})", "return"]
+    return _nested(game, cid, ns)
+
+
+def _nested(game, nid: int, ns: dict) -> list[str]:
+    """Push node `nid`'s frame and, for a sequence or a loop, run it straight away: when it
+    is done (its frame gone, ours on top again) the sequence goes on."""
+    step = stepper(game, nid)
+    if step is None:
+        return [f"push(S, {nid})", "return"]
+    ns[f"_step{nid}"] = step
+    return [f"push(S, {nid})",
+            f"_step{nid}(S, stack[-1])",
+            "if S.over or not stack or stack[-1] is not fr:",
+            "    return"]
