@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from lark.exceptions import UnexpectedInput
 
 MAX_NESTING = 60  # the transformer recurses; deeper trees are refused before it runs
-MAX_CACHED = 20_000  # snippets in the cache file; past this only the ones used lately stay
+MAX_CACHED = 5_000  # snippets in the cache file; past this, only those the writer used stay
 
 
 @functools.cache

@@ -196,3 +196,21 @@ def test_old_versions_are_pruned(tmp_path, monkeypatch):
     assert len([n for n in names if n.startswith("parse-")]) == resources.KEEP_VERSIONS
     assert "valid-x.json" in names and not any(n.endswith(".tmp") for n in names)
 
+
+
+def test_a_full_snippet_file_keeps_what_its_writer_used(cache, monkeypatch):
+    monkeypatch.setattr(parser, "MAX_CACHED", 3)
+
+    def saved() -> set[str]:
+        (path,) = cache.glob("parse-*.json")
+        return set(json.loads(path.read_bytes()))
+
+    for text in ("a = 1", "b = 2", "c = 3", "d = 4"):
+        parser.parse_program(text)
+    parser.save_cache()
+    assert saved() == {"a = 1", "b = 2", "c = 3", "d = 4"}
+    forget()
+    parser.parse_program("a = 1")
+    parser.parse_program("e = 5")
+    parser.save_cache()
+    assert saved() == {"a = 1", "e = 5"}
