@@ -239,7 +239,7 @@ def _offered(game, point: str, is_cur: bool) -> list:
             if not (a.who == "current" and not is_cur or a.who == "others" and is_cur)]
 
 
-def _tests(game, acts, ns: dict):
+def _tests(game, acts, ns: dict, domains: bool = False):
     """(one test expression per action, or None for an action with no condition; inlined
     calls; hoisted lookups) for the actions `acts`, their names put in `ns`; or None when
     a condition cannot join a plan."""
@@ -251,10 +251,11 @@ def _tests(game, acts, ns: dict):
         c = a.guard if a.params else a.cond
         if c is not None:
             parts.append(c)
-        if a.params and _prepared(game, a.params[0][1]) is not None:
+        if domains and a.params and _prepared(game, a.params[0][1]) is not None:
             # an empty first domain binds nothing: an action that offers one card of the
             # player's hand is not offered with an empty hand (the domain runs only when
-            # the guard holds, as it would when binding)
+            # the guard holds, as it would when binding). Only windows ask this: binding
+            # evaluates the domain anyway, and some domains are costly.
             parts.append(a.params[0][1])
         if not parts:
             tests.append(None)
@@ -336,7 +337,7 @@ def _make_window(game, point: str):
     for is_cur in (True, False):
         lines.append(f"                {'if' if is_cur else 'else'}{' i == cur' if is_cur else ''}:")
         pad = " " * 20
-        made = _tests(game, _offered(game, point, is_cur), ns)
+        made = _tests(game, _offered(game, point, is_cur), ns, domains=True)
         if made is None:
             lines.append(pad + "return k")  # a condition no plan can hold: ask the careful way
             continue

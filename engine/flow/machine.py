@@ -136,9 +136,11 @@ def start_turn(S, player) -> None:
         return
     S.cur = player.i
     S.turn = turn = dict(g.turn_init)
-    for k, v in turn.items():  # each turn starts with fresh lists
-        if type(v) is list:
-            turn[k] = list(v)
+    lists = g.plans.get("turn lists")
+    if lists is None:
+        lists = g.plans["turn lists"] = [k for k, v in turn.items() if type(v) is list]
+    for k in lists:  # each turn starts with fresh lists
+        turn[k] = list(turn[k])
     S.turns += 1
     S.log.append({"t": "turn", "p": player.i, "n": S.turns})
     if "turn_start" in g.triggers:
@@ -280,11 +282,21 @@ def apply_action(S, d: Decision, label: str) -> None:
         S.stack.pop()
     S._decision = None
     if action is not None and action.fx is not None:
-        L = flow_locals(S)
+        L = flow_locals(S) if _reads_locals(S.game, action) else {}
         L["me"] = S.players[d.player]
         L.update(args)
         run_effect(S, action.fx, L)
     run(S)
+
+
+def _reads_locals(g, action) -> bool:
+    """Whether an action's effect reads a flow local besides `me` and its parameters."""
+    key = ("fx reads locals", id(action))  # the game holds its actions: ids stay theirs
+    answer = g.plans.get(key)
+    if answer is None:
+        uses = action.fx.uses
+        answer = g.plans[key] = uses is None or not set(uses) <= {"me", *(n for n, _ in action.params)}
+    return answer
 
 
 def start(S) -> None:
