@@ -37,6 +37,7 @@ from engine.board.cell import Cell, Point
 from engine.board.pieces import PieceBoard
 from engine.board.registry import register_type
 from engine.dsl.runtime import MISSING
+from engine.dsl.values import E
 from engine.errors import RuleRuntimeError, did_you_mean
 
 MOVES = ("king", "orthogonal")
@@ -163,8 +164,13 @@ class GridBoard(PieceBoard):
         return out
 
     def steps(self, S, x, target, closer: bool, through: bool) -> list:
-        origin = self.cell_of(S, x)
-        t = self.toward(self.where(S, target, "a cell or point"))
+        ent = S.ents[x.i] if type(x) is E else None
+        origin = ent.get("cell") if ent is not None else None
+        if type(origin) is not Cell or ent["@z"] != self.zone:  # cell_of(S, x), written out
+            origin = self.cell_of(S, x)
+        t = self._last_goal
+        if t.goal is not target:
+            t = self.toward(self.where(S, target, "a cell or point"))
         pair = t.steps.get(origin)
         if pair is None:
             pair = self.steps_from(t, origin)
@@ -192,10 +198,15 @@ class GridBoard(PieceBoard):
         return list(self.adj.get(self.cell_of(S, x), ()))
 
     def distance(self, S, a, b) -> int:
-        a = self.where(S, a, "a cell or point")
-        b = self.where(S, b, "a cell or point")
-        d = self.toward(b).dist.get(a)  # self.dist(a, b), written out
-        return self.raw_dist(a, b) if d is None else d
+        ent = S.ents[a.i] if type(a) is E else None
+        c = ent.get("cell") if ent is not None else None
+        a = c if c is not None and ent["@z"] == self.zone else self.where(S, a, "a cell or point")
+        t = self._last_goal  # self.dist(a, where(b)), written out: most rules ask this one
+        if t.goal is not b:
+            b = self.where(S, b, "a cell or point")
+            t = self.toward(b)
+        d = t.dist.get(a)
+        return self.raw_dist(a, t.goal) if d is None else d
 
     def area(self, S, x, radius: int = 1) -> list:
         c = self.cell_of(S, x)

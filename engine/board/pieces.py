@@ -49,6 +49,18 @@ def kind_set(S, kinds) -> set:
     raise RuleRuntimeError(f"expected a kind or a list of kinds, got {S.describe(kinds)}")
 
 
+def _shift(at: dict, uid: int, old, new) -> None:
+    """Piece `uid` went from cell `old` to `new` (None: off the board), in index `at`."""
+    if type(old) is Cell:
+        listed = at.get(old)
+        if listed and uid in listed:
+            listed.remove(uid)
+    if new is not None:
+        listed = at.setdefault(new, [])
+        if uid not in listed:
+            listed.append(uid)
+
+
 class PieceBoard(Extension):
     name = "board"
 
@@ -129,15 +141,7 @@ class PieceBoard(Extension):
 
     def moved(self, S, uid: int, old, new) -> None:
         """Keep S's index in step: piece `uid` went from cell `old` to `new` (None: off)."""
-        at = self.index(S)
-        if type(old) is Cell:
-            listed = at.get(old)
-            if listed and uid in listed:
-                listed.remove(uid)
-        if new is not None:
-            listed = at.setdefault(new, [])
-            if uid not in listed:
-                listed.append(uid)
+        _shift(self.index(S), uid, old, new)
 
     def uids_on(self, S, c) -> list[int]:
         """The pieces on cell `c`, in zone order."""
@@ -277,17 +281,24 @@ class PieceBoard(Extension):
         """Move a piece on the board to an adjacent cell; returns the pieces already there.
 
         With `through`, the cell's limit does not stop it. Announces the enter event."""
-        origin = self.cell_of(S, piece)
-        c = self.check_cell(S, c)
-        if c not in self.adjacent(origin):
+        ent = S.ents[piece.i] if type(piece) is E else None
+        origin = ent.get("cell") if ent is not None else None
+        if type(origin) is not Cell or ent["@z"] != self.zone:  # cell_of(S, piece), written out
+            origin = self.cell_of(S, piece)
+        if type(c) is not Cell or c not in self.adjacent(origin):
+            c = self.check_cell(S, c)
             raise RuleRuntimeError(f"step: {c!r} is not next to {origin!r}")
         ent = S.ents[piece.i]
-        there = self.others_at(S, c, piece.i)
-        if not through and ent["id"] not in self.markers and not self.room_among(S, there):
-            raise RuleRuntimeError(f"step: cell {c!r} is full")
-        others = [E(u) for u in there]
+        at = self.index(S)
+        if at.get(c):
+            there = self.others_at(S, c, piece.i)
+            if not through and ent["id"] not in self.markers and not self.room_among(S, there):
+                raise RuleRuntimeError(f"step: cell {c!r} is full")
+            others = [E(u) for u in there]
+        else:  # nobody there, and every cell has room for one
+            others = []
         ent["cell"] = c
-        self.moved(S, piece.i, origin, c)
+        _shift(at, piece.i, origin, c)
         if self.enter_event:
             S.emit(self.enter_event, {"piece": piece, "cell": c, "origin": origin,
                                       "others": others})
