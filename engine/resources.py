@@ -61,19 +61,19 @@ def digest(*parts: bytes | str) -> str:
     return h.hexdigest()[:24]
 
 
-def code_identity(*modules: str) -> str:
+def code_identity(*modules: str) -> str | None:
     """What identifies the installed code of `modules` without importing them: the path,
     size and modification time of each one's source file. An upgrade or an edit rewrites
-    the file, and with it this identity. Part of every cache file's name."""
+    the file, and with it this identity. Part of every cache file's name; None when a
+    source file cannot be found (a zip, say), and then nothing may be cached."""
     parts = [sys.version]
     for name in modules:
         spec = find_spec(name)
-        origin = spec.origin if spec is not None else None
         try:
-            st = os.stat(origin) if origin else None
-        except OSError:
-            st = None
-        parts.append(f"{name}:{origin}:{st.st_size}:{st.st_mtime_ns}" if st else f"{name}:?")
+            st = os.stat(spec.origin)  # type: ignore[arg-type, union-attr]
+        except (AttributeError, TypeError, OSError):
+            return None
+        parts.append(f"{name}:{spec.origin}:{st.st_size}:{st.st_mtime_ns}")
     return "\n".join(parts)
 
 

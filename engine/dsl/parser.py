@@ -38,10 +38,10 @@ def _grammar() -> str:
 
 
 @functools.cache
-def _version() -> str:
-    """What every cached parse depends on, as the cache files' names."""
+def _version() -> str | None:
+    """What every cached parse depends on, as the cache files' names (None: cache nothing)."""
     code = resources.code_identity("lark", "engine.dsl.parser", "engine.dsl.ast")
-    return resources.digest(_grammar(), code)
+    return resources.digest(_grammar(), code) if code is not None else None
 
 
 def _indenter():
@@ -68,8 +68,8 @@ _RUNTIME_OPTIONS = ("postlex", "transformer", "lexer_callbacks", "use_bytes", "d
 def _parser():
     from lark import Lark
 
-    name = f"lalr-{_version()}.json"
-    raw = resources.read_cache(name)
+    name = f"lalr-{_version()}.json" if _version() is not None else None
+    raw = resources.read_cache(name) if name is not None else None
     if raw is not None:
         try:
             saved = json.loads(raw, object_hook=_int_keys)
@@ -79,7 +79,8 @@ def _parser():
             pass
     parser = Lark(_grammar(), parser="lalr", postlex=_indenter(), propagate_positions=True,
                   maybe_placeholders=True)
-    _save_tables(parser, name)
+    if name is not None:
+        _save_tables(parser, name)
     return parser
 
 
@@ -424,7 +425,7 @@ class _SnippetCache:
 
     def get(self, text: str) -> ast.Program | None:
         if self.saved is None:
-            self.on = resources.cache_dir() is not None
+            self.on = _version() is not None and resources.cache_dir() is not None
             raw = resources.read_cache(self.name) if self.on else None
             try:
                 saved = json.loads(raw) if raw is not None else {}

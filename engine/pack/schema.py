@@ -80,9 +80,10 @@ class _Passed:
         self.keys: dict[str, None] = {}  # ordered, oldest first
         if folder is None:
             return
-        schema = _schema_bytes(name)
         code = resources.code_identity("jsonschema", "referencing", "engine.pack.schema")
-        self.version = resources.digest(name, schema, code)
+        if code is None:
+            return
+        self.version = resources.digest(name, _schema_bytes(name), code)
         raw = resources.read_cache(self.file)
         try:
             keys = json.loads(raw) if raw is not None else []

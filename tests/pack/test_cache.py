@@ -214,3 +214,17 @@ def test_a_full_snippet_file_keeps_what_its_writer_used(cache, monkeypatch):
     parser.parse_program("e = 5")
     parser.save_cache()
     assert saved() == {"a = 1", "e = 5"}
+
+
+def test_code_that_cannot_be_identified_caches_nothing(cache, monkeypatch):
+    assert resources.code_identity("engine.dsl.parser") is not None
+    assert resources.code_identity("engine.dsl.parser", "no_such_module_here") is None
+    monkeypatch.setattr(resources, "code_identity", lambda *modules: None)
+    parser._version.cache_clear()
+    try:
+        first = engine.load(MINI)
+        assert not cache.exists() or not any(cache.iterdir())
+    finally:
+        parser._version.cache_clear()
+    forget()
+    assert play(engine.load(MINI)) == play(first)
