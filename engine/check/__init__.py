@@ -6,7 +6,7 @@ decision), so a failing game shrinks to few decisions; `report` turns the smalle
 into plain words and a scenario file that fails the same way.
 """
 
-from engine.check.driver import CheckResult, cache_dir, database_path, run_check
+from engine.check.driver import CheckResult, database_path, run_check
 from engine.check.play import Broken, Failure, play
 
-__all__ = ["Broken", "CheckResult", "Failure", "cache_dir", "database_path", "play", "run_check"]
+__all__ = ["Broken", "CheckResult", "Failure", "database_path", "play", "run_check"]

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -26,6 +25,7 @@ from pathlib import Path
 from engine.check.play import DENSE, Broken, Failure, play
 from engine.errors import HordeError
 from engine.laws import LAWS
+from engine.resources import cache_dir
 
 # Past this many decisions in one game, the rest are chosen by a seeded generator whose
 # seed Hypothesis draws: the choice sequence stays well inside Hypothesis's buffer.
@@ -48,18 +48,14 @@ class CheckResult:
         return self.failure is None
 
 
-def cache_dir() -> Path:
-    """horde's cache folder: $HORDE_CACHE_DIR, else $XDG_CACHE_HOME/horde or ~/.cache/horde."""
-    if os.environ.get("HORDE_CACHE_DIR"):
-        return Path(os.environ["HORDE_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "horde"
-
-
-def database_path(*config) -> Path:
-    """The example database folder for one configuration (pack, mode, house, params...)."""
+def database_path(*config) -> Path | None:
+    """The example database folder for one configuration (pack, mode, house, params...),
+    in horde's cache folder; None when caching is off (HORDE_NO_CACHE=1)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
     key = hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
-    return cache_dir() / "hypothesis" / key[:16]
+    return folder / "hypothesis" / key[:16]
 
 
 def _chooser(data, st) -> Callable[[int], int]:
