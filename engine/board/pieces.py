@@ -37,6 +37,7 @@ from engine.errors import RuleRuntimeError
 from engine.extensions import Extension
 
 _ID = itemgetter("id")
+_DIST_CELL = itemgetter(0, 1)
 INDEX = "@board"  # the game variable holding a state's index token
 _KEEP = 64  # indexes kept per board; a search bot's throwaway copies soon make room
 
@@ -242,11 +243,15 @@ class PieceBoard(Extension):
     def closest_first(self, S, xs, target) -> list:
         """The pieces or cells of `xs`, nearest `target` first (ties in board order)."""
         goal = self.where(S, target, "a cell or point")
+        ents, zone, dist = S.ents, self.zone, self.dist
         keyed = []
         for x in xs:
-            c = self.where(S, x)
-            keyed.append((self.dist(c, goal), c, x))
-        keyed.sort(key=lambda k: (k[0], k[1]))
+            ent = ents[x.i] if type(x) is E else None
+            c = ent.get("cell") if ent is not None else None
+            if c is None or ent["@z"] != zone:  # where(S, x), written out
+                c = self.where(S, x)
+            keyed.append((dist(c, goal), c, x))
+        keyed.sort(key=_DIST_CELL)
         return [k[2] for k in keyed]
 
     # ---------- builtins: changing ----------
