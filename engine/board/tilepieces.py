@@ -71,15 +71,22 @@ class _Listing:
 
     def moved(self, kind: str, old: str, new: str) -> None:
         """A piece of `kind` went from square `old` to `new` (names in the index)."""
-        index, ents = self.index, self.ents
         for want, taken in self.taken.items():
             if kind in want:
                 taken.add(new)
-                if not any(ents[u]["id"] in want for u in index.get(old, ())):
-                    taken.discard(old)
+                taken.discard(old)
+                _take(taken, self.index, self.ents, want, old)
 
 
 _NOTHING = _Listing(None, None)
+
+
+def _take(taken: set, index: dict, ents: dict, want: frozenset, k: str) -> None:
+    """Add square `k` to `taken` when it holds a piece of the kinds `want`."""
+    for u in index.get(k, ()):
+        if ents[u]["id"] in want:
+            taken.add(k)
+            return
 
 
 class PiecesOnSquares:
@@ -212,8 +219,12 @@ class PiecesOnSquares:
             listing = self._listing = _Listing(index, ents)
         got = listing.taken.get(want)
         if got is None:
-            got = listing.taken[want] = {k for k, uids in index.items()
-                                         if any(ents[u]["id"] in want for u in uids)}
+            got = listing.taken[want] = set()
+            for k, uids in index.items():
+                for u in uids:
+                    if ents[u]["id"] in want:
+                        got.add(k)
+                        break
         return got
 
     def stacked(self, S, kinds) -> list:

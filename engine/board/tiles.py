@@ -236,8 +236,19 @@ class TileBoard(PiecesOnSquares, Extension):
         m = self.map(S)
         want = _kind_set(kinds)
         steps = m.adj.get(sq, ()) if toward is None else self._toward(S, m, toward).of(sq)
-        taken = self.taken(S, want)
-        return [nb for nb in steps if sq_key(nb) not in taken]
+        index, ents = S.vars[KEY]["at"], S.ents
+        out = []
+        for nb in steps:
+            uids = index.get(sq_key(nb))
+            if uids:
+                for u in uids:
+                    if ents[u]["id"] in want:
+                        break
+                else:
+                    out.append(nb)
+            else:
+                out.append(nb)
+        return out
 
     def movable(self, S, xs, kinds, toward=None, skip=None) -> list:
         """The pieces (or squares) of `xs` that have an open step (see `open_steps`), less
