@@ -41,10 +41,15 @@ def rotate(kinds: tuple[str, ...], quarter: int) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Shape:
-    """A tile in one rotation: square kinds (row-major) and the edges a road leaves by."""
+    """A tile in one rotation: square kinds (row-major) and the edges a road leaves by
+    (also as a bit mask, bit `e` for edge `e`)."""
 
     kinds: tuple[str, ...]
     roads: frozenset[int]
+    mask: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "mask", sum(1 << e for e in self.roads))
 
 
 @dataclass
@@ -169,13 +174,38 @@ class Map:
         return n
 
     def placements(self, tile: TileDef) -> list[tuple[Cell, int]]:
-        """Every (position, rotation) where the tile fits, sorted; cached per tile id."""
+        """Every (position, rotation) where the tile fits, sorted; cached per tile id.
+
+        `fits` for every position and rotation, with each position's neighbours read once
+        per map (see `_edges`): a shape fits where its roads agree with the neighbours' on
+        every edge that has one, and meets a road (`connect`) or at least a tile."""
         got = self._fits.get(tile.id)
         if got is None:
-            got = sorted((at, rot) for at in self.frontier for rot, shape in tile.shapes.items()
-                         if self.fits(shape, at))
+            edges = self.memo.get("edges")
+            if edges is None:
+                edges = self.memo["edges"] = self._edges()
+            shapes = tile.shapes.items()
+            connect = self.connect
+            got = [(at, rot) for at, (known, need) in edges.items() for rot, shape in shapes
+                   if (shape.mask & known) == need and (need if connect else known)]
+            got.sort()
             self._fits[tile.id] = got
         return got
+
+    def _edges(self) -> dict[Cell, tuple[int, int]]:
+        """Each free position next to the map -> (the edges that meet a placed tile, those of
+        them where that tile has a road), as bit masks."""
+        out = {}
+        for at in self.frontier:
+            known = need = 0
+            for e, (dx, dy) in STEP.items():
+                nb = self.tiles.get((at[0] + dx, at[1] + dy))
+                if nb is not None:
+                    known |= 1 << e
+                    if (e + 2) % 4 in nb.roads:
+                        need |= 1 << e
+            out[at] = (known, need)
+        return out
 
     def edges_match(self) -> bool:
         """Every pair of neighbouring tiles agrees on roads (a map invariant)."""

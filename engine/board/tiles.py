@@ -303,7 +303,12 @@ class TileBoard(PiecesOnSquares, Extension):
     def _toward(self, S, m: Map, targets) -> Closer:
         """The steps toward `targets` on map `m`, shared by every question about the same
         target squares on the same map: the chasers of a turn all head for the same targets."""
-        wheres = tuple(w for w in (self.square_of(S, t) for t in targets) if w is not None)
+        wheres = []
+        for t in targets:
+            w = self.square_of(S, t)
+            if w is not None:
+                wheres.append(w)
+        wheres = tuple(wheres)
         memo = m.memo.get("toward")
         if memo is None:
             memo = m.memo["toward"] = {}

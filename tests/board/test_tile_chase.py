@@ -137,3 +137,17 @@ def test_piece_lists_follow_spawns_removals_moves_clones_and_loads(dz):
     assert listed(S) == truth(S) and len(listed(S)) == 1
     b.pieces(C, "zombie").append(E(999))  # a list handed out is the caller's own
     assert listed(C) == truth(C)
+
+
+def test_placements_are_the_positions_and_rotations_that_fit(dz):
+    """Placements read each position's neighbours once per map; `fits` asks them again."""
+    from engine.board.tilemap import MapCache, Rules
+
+    b = dz.extensions["board"]
+    for S in mid_game_states(dz, 15, 11):
+        for connect in (True, False):
+            m = MapCache(b.tiles, Rules(b.rules.blocked, b.rules.across, connect)).get(b.map(S).key)
+            for td in b.tiles.values():
+                assert m.placements(td) == sorted(
+                    (at, rot) for at in m.frontier for rot, shape in td.shapes.items()
+                    if m.fits(shape, at))
