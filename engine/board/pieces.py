@@ -13,7 +13,8 @@ find it by, an empty list under `S.vars["@board"]`: copying a state (clone, save
 a snapshot) copies the list, so every copy has a token of its own, and nothing derived is
 ever saved. An index only lists where pieces may be: each answer is checked against the
 entities (zone and cell), so a piece that left the board by other means than `lift`
-(a plain `move`) is not counted.
+(a plain `move`) is not counted. A rule that wrote a piece's `cell` field itself, instead
+of calling `place` or `step`, would not be seen at its new cell.
 
 Each cell holds at most `capacity` pieces, not counting *markers* (kinds that neither count
 nor block, such as a trap lying on a square). A piece that moves `through` others ignores
@@ -293,7 +294,8 @@ class PieceBoard(Extension):
         if type(c) is not Cell or c not in self.adjacent(origin):
             c = self.check_cell(S, c)
             raise RuleRuntimeError(f"step: {c!r} is not next to {origin!r}")
-        ent = S.ents[piece.i]
+        if ent is None:
+            ent = S.ents[piece.i]  # (not a piece: fails here, as it always has)
         at = self.index(S)
         if at.get(c):
             there = self.others_at(S, c, piece.i)
