@@ -245,6 +245,7 @@ def _tests(game, acts, ns: dict, domains: bool = False):
     a condition cannot join a plan."""
     inlined = 0
     tests: list[str | None] = []
+    held: list[str | None] = []  # per test: a zone of `me` it needs a card in, first of all
     hoisted: dict[str, str] = {}
     for a in acts:
         parts = []
@@ -259,20 +260,22 @@ def _tests(game, acts, ns: dict, domains: bool = False):
             parts.append(a.params[0][1])
         if not parts:
             tests.append(None)
+            held.append(None)
             continue
         made = []
         for part in parts:
             prepared = _prepared(game, part)
             if prepared is None:
                 return None
-            test, n, names, mine = prepared
+            test, n, names, mine, _ = prepared
             inlined += n
             ns.update(part.fn.__globals__)  # the snippets' names: builtins, constants, procedures
             ns.update(names)
             hoisted.update(mine)
             made.append(test)
         tests.append(" and ".join(f"({test})" for test in made))
-    return tests, inlined, hoisted
+        held.append(_prepared(game, parts[0])[4])
+    return tests, inlined, hoisted, held
 
 
 def _exec(game, lines: list[str], ns: dict, name: str):
@@ -291,7 +294,7 @@ def _make_plan(game, point: str, is_cur: bool):
     made = _tests(game, acts, ns)
     if made is None:
         return acts, None
-    tests, inlined, hoisted = made
+    tests, inlined, hoisted, _ = made
     # Inlined procedures neither check the depth limit nor charge their step: the plan
     # does both up front (at most one step per inlined call). Going over a budget, like
     # any error, sends legal_bindings the careful way, which says exactly what happened.
@@ -315,10 +318,15 @@ def _make_plan(game, point: str, is_cur: bool):
 def first_may_act(S, point: str, seats: list[int]) -> int:
     """The index in `seats` of the first seat that may have a legal action at `point`
     (`can_act` of each in turn, in one generated function); len(seats) when none may."""
-    fn = S.game.plans.get((point, "window"))
+    return window_check(S.game, point)(S, seats)
+
+
+def window_check(game, point: str):
+    """`first_may_act` for one point, as the function `fn(S, seats)` it calls."""
+    fn = game.plans.get((point, "window"))
     if fn is None:
-        fn = S.game.plans[point, "window"] = _make_window(S.game, point)
-    return fn(S, seats)
+        fn = game.plans[point, "window"] = _make_window(game, point)
+    return fn
 
 
 def _make_window(game, point: str):
@@ -341,7 +349,7 @@ def _make_window(game, point: str):
         if made is None:
             lines.append(pad + "return k")  # a condition no plan can hold: ask the careful way
             continue
-        tests, inlined, hoisted = made
+        tests, inlined, hoisted, held = made
         lines.append(pad + f"S.steps, S.fx_steps = steps + {inlined}, fx_steps + {inlined}")
         if inlined:
             lines += [pad + f"if S.depth >= {game.limits['depth']} or "
@@ -350,6 +358,9 @@ def _make_window(game, point: str):
         if None in tests:
             lines.append(pad + "return k")
             continue
+        if tests and None not in held:  # every test first needs a card: none held, none may act
+            hands = " or ".join(f"S.zones[_zr_{zone}[i].key]" for zone in sorted(set(held)))
+            lines += [pad + f"if not ({hands}):", pad + "    continue"]
         lines += [pad + f"{name} = {text}" for name, text in hoisted.items()]
         if tests:
             lines += [pad + f"if {' or '.join(f'({test})' for test in tests)}:", pad + "    return k"]
@@ -375,8 +386,21 @@ def _prepared(game, c):
         else:
             tree, n, names = inline(pyast.parse(test, mode="eval"), game, players=("v_me",))
             hoist = _Hoist()
-            game.plans[key] = (pyast.unparse(hoist.visit(tree)), n, names, hoist.names)
+            tree = hoist.visit(tree)
+            game.plans[key] = (pyast.unparse(tree), n, names, hoist.names, _first_held(tree))
     return game.plans[key]
+
+
+def _first_held(tree) -> str | None:
+    """The zone of `me` a test needs a card in before anything else: `has(me.hand, 'x')
+    and ...` is false, and evaluates nothing more, when `me.hand` is empty."""
+    node = tree.body if isinstance(tree, pyast.Expression) else tree
+    while isinstance(node, pyast.BoolOp) and isinstance(node.op, pyast.And):
+        node = node.values[0]
+    if isinstance(node, pyast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], pyast.In) and \
+            isinstance(node.comparators[0], pyast.Name) and node.comparators[0].id.startswith("_my_ids_"):
+        return node.comparators[0].id[len("_my_ids_"):]
+    return None
 
 
 class _Hoist(pyast.NodeTransformer):

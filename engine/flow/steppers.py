@@ -19,7 +19,7 @@ and is no procedure boundary, so no effect can tell the difference.
 
 from __future__ import annotations
 
-from engine.flow.labels import first_may_act, needs_locals
+from engine.flow.labels import needs_locals, window_check
 from engine.flow.nodes import CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
 
 
@@ -37,9 +37,9 @@ def stepper(game, nid: int):
 def _namespace(game) -> dict:
     from engine.flow import machine
 
-    return {"run_effect": machine.run_effect, "flow_locals": machine.flow_locals,
+    return {"after_effect": machine.after_effect, "flow_locals": machine.flow_locals,
             "located": machine.located, "push": machine.push, "window_order": machine.window_order,
-            "first_may_act": first_may_act, "push_proc": machine.push_proc,
+            "push_proc": machine.push_proc,
             "evaluate": machine.evaluate, "CATCH": machine.CATCH, "len": len}
 
 
@@ -145,10 +145,24 @@ def _locals(c) -> str:
 def _child(game, cid: int, child, ns: dict) -> list[str]:
     """The code that runs one child in place; it returns when the interpreter must go on."""
     if child.kind == DO:
-        ns[f"_fx{cid}"] = child.fx
-        # run_effect(S, fx, L) then: frames pushed or popped (a call, the end of a turn)
-        # or the end of the game hand over to the interpreter
-        return [f"run_effect(S, _fx{cid}, {_locals(child.fx)})",
+        from engine.flow.machine import may_end
+
+        fx = child.fx
+        ns[f"_fx{cid}"] = fx
+        ns[f"_fxfn{cid}"] = fx.fn
+        # run_effect(S, fx, L), written out, with after_effect called only when it has
+        # something to do; then frames pushed or popped (a call, the end of a turn) or the
+        # end of the game hand over to the interpreter
+        return ["S.fx_steps = 1",
+                "S.steps += 1",
+                "if S.steps > S.step_cap or S.fx_cap < 1:",
+                "    S.charge(0)",
+                "try:",
+                f"    _fxfn{cid}(S, {_locals(fx)})",
+                "except CATCH as exc:",
+                f"    raise located(exc, _fx{cid}) from None",
+                *([f"after_effect(S, _fx{cid})"] if may_end(game, fx) else
+                  ["if S.events or S.end_turn_requested:", f"    after_effect(S, _fx{cid})"]),
                 "if S.over or not stack or stack[-1] is not fr:",
                 "    return"]
     if child.kind == IF:
@@ -176,8 +190,9 @@ def _child(game, cid: int, child, ns: dict) -> list[str]:
             return []  # nobody can ever act in it
         if needs_locals(game, point):
             return [f"push(S, {cid})", "return"]  # its frame gathers the locals
+        ns[f"_win{cid}"] = window_check(game, point)
         return [f"order = window_order(S, {child.who or 'any'!r})",
-                f"if first_may_act(S, {point!r}, order) < len(order):",
+                f"if _win{cid}(S, order) < len(order):",
                 f"    push(S, {cid})",
                 "    return"]
     return _nested(game, cid, ns)
