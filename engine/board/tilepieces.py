@@ -37,8 +37,8 @@ _PIECES: dict[int, E] = {}  # uid -> its value: a chase lists every piece at eve
 
 
 def pieces_of(uids) -> list:
-    """`[E(u) for u in uids]`, each value made once: a value is only ever read, so the
-    states and games that name the same uid can share it."""
+    """`[E(u) for u in uids]`, read from a table in one C-level pass instead of a
+    constructor call per uid (the values are the same interned references)."""
     try:
         return list(map(_PIECES.__getitem__, uids))
     except KeyError:

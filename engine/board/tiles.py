@@ -381,20 +381,26 @@ class Closer:
             return []
         got = self.steps.get(sq)
         if got is None:
-            dist = self.dist
-            here = dist.get(sq)
-            got = [nb for nb in self.adj.get(sq, ()) if dist.get(nb) == here - 1] if here else []
-            self.steps[sq] = got
+            got = self.steps[sq] = self._down(sq)
         return got
 
     def keys_of(self, sq) -> tuple:
         """`of(sq)` as names in the piece index."""
-        got = self.keys.get(sq) if is_cell(sq) else None
+        if not is_cell(sq):
+            hash(sq)
+            return ()
+        got = self.keys.get(sq)
         if got is None:
-            got = tuple(map(sq_key, self.of(sq)))
-            if is_cell(sq):
-                self.keys[sq] = got
+            got = self.keys[sq] = tuple([sq_key(nb) for nb in self._down(sq)])
         return got
+
+    def _down(self, sq) -> list:
+        dist = self.dist
+        here = dist.get(sq)
+        if not here:
+            return []
+        step = here - 1
+        return [nb for nb in self.adj.get(sq, ()) if dist.get(nb) == step]
 
 
 class _Near(dict):
