@@ -6,15 +6,15 @@ a piece's zone and its `cell` always agree: a piece on the board is in the zone 
 cell; a piece anywhere else has none.
 
 "What is on this cell" is asked several times for every step of every piece, so each state
-has an index cell -> uids, kept outside the state: it is worked out from the entities'
-`cell` fields the first time a state is asked (a fresh state, a clone, a loaded save), then
-the builtins that change a piece's cell keep it in step. The state holds only a token to
-find it by, an empty list under `S.vars["@board"]`: copying a state (clone, save and load,
-a snapshot) copies the list, so every copy has a token of its own, and nothing derived is
-ever saved. An index only lists where pieces may be: each answer is checked against the
-entities (zone and cell), so a piece that left the board by other means than `lift`
-(a plain `move`) is not counted. A rule that wrote a piece's `cell` field itself, instead
-of calling `place` or `step`, would not be seen at its new cell.
+has an index cell -> uids, kept by the board, outside the state: it is worked out from the
+entities' `cell` fields the first time a state is asked, then the builtins that change a
+piece's cell keep it in step. It is found by the identity of the state's entity table
+(`S.ents`), which every copy of a state (a clone, a loaded save, a snapshot) has of its
+own; nothing derived is stored in the state or saved. An index only lists where pieces may
+be: each answer is checked against the entities (zone and cell), so a piece that left the
+board by other means than `lift` (a plain `move`) is not counted. A rule that wrote a
+piece's `cell` field itself, instead of calling `place` or `step`, would not be seen at its
+new cell.
 
 Each cell holds at most `capacity` pieces, not counting *markers* (kinds that neither count
 nor block, such as a trap lying on a square). A piece that moves `through` others ignores
@@ -39,8 +39,7 @@ from engine.extensions import Extension
 
 _ID = itemgetter("id")
 _DIST_CELL = itemgetter(0, 1)
-INDEX = "@board"  # the game variable holding a state's index token
-_KEEP = 64  # indexes kept per board; a search bot's throwaway copies soon make room
+_KEEP = 16  # indexes kept per board (a game, its snapshot, a search bot's copies)
 
 
 def kind_set(S, kinds) -> set:
@@ -73,7 +72,7 @@ class PieceBoard(Extension):
         self.capacity = capacity
         self.markers = markers
         self.enter_event = enter_event
-        self._indexes: dict = {}  # id(token) -> (token, index) of the states asked lately
+        self._indexes: dict = {}  # id(S.ents) -> (S.ents, index) of the states asked lately
         self._last_index: tuple = (object(), {})  # the state asked last: most questions are about one
 
     # ---------- geometry: subclasses ----------
@@ -117,27 +116,22 @@ class PieceBoard(Extension):
         return c
 
     # ---------- what is where ----------
-    def setup(self, S) -> None:
-        S.vars[INDEX] = []
-
     def index(self, S) -> dict:
         """cell -> uids put there, for state S (see the module docstring)."""
-        token = S.vars.get(INDEX)
+        ents = S.ents
         last = self._last_index
-        if last[0] is token:
+        if last[0] is ents:
             return last[1]
-        if type(token) is not list:  # a save made before there were tokens
-            token = S.vars[INDEX] = []
-        got = self._indexes.get(id(token))
-        if got is None or got[0] is not token:
+        got = self._indexes.get(id(ents))
+        if got is None or got[0] is not ents:
             at: dict = {}
-            for u, e in S.ents.items():
+            for u, e in ents.items():
                 c = e.get("cell")
                 if type(c) is Cell:
                     at.setdefault(c, []).append(u)
             if len(self._indexes) >= _KEEP:
                 self._indexes.clear()
-            got = self._indexes[id(token)] = (token, at)  # holding the token: its id stays its own
+            got = self._indexes[id(ents)] = (ents, at)  # holding the table: its id stays its own
         self._last_index = got
         return got[1]
 

@@ -184,9 +184,21 @@ def test_a_piece_moved_off_the_board_by_other_means_no_longer_counts(grid):
     assert ev(grid, "cell(3, 3) in free_cells()") is True
 
 
-def test_a_save_without_an_index_token_still_loads(grid):
-    do(grid, "spawn('pawn', cell(4, 4))")
-    data = json.loads(json.dumps(grid.to_dict()))
-    del data["vars"]["@board"]
-    back = grid.game.state_from_dict(data)
-    assert ev(back, "free(cell(4, 4))") is False and ev(back, "free(cell(4, 5))") is True
+def test_an_action_that_fails_halfway_leaves_the_pieces_where_they_were(tmp_path):
+    extra = """
+  - id: shove
+    at: go
+    do: |
+      step(piece_at(cell(2, 3)), cell(2, 4))
+      step(piece_at(cell(2, 4)), cell(3, 4))
+"""
+    text = PACK.replace("MOVES", "king").replace("    do: spawn('pawn', cell)\n",
+                                                 "    do: spawn('pawn', cell)\n" + extra)
+    (tmp_path / "pack.yaml").write_text(text)
+    S = engine.load(str(tmp_path / "pack.yaml")).new_state(players=1, seed=1)
+    do(S, "spawn('pawn', cell(2, 3)); spawn('pawn', cell(3, 4))")
+    assert ev(S, "free(cell(2, 3))") is False  # the index of S is made
+    with pytest.raises(RuleRuntimeError, match="full"):
+        S.apply("shove")  # the first step is taken, the second fails: all of it is undone
+    assert ev(S, "free(cell(2, 3))") is False and ev(S, "free(cell(2, 4))") is True
+    assert ev(S, "piece_at(cell(2, 3)).cell") == Cell(2, 3)
