@@ -99,6 +99,13 @@ def test_movable_leaves_out_the_pieces_in_its_fourth_list(dz):
     assert b.movable(S, zombies, "zombie", None, []) == b.movable(S, zombies, "zombie")
     with pytest.raises(engine.errors.RuleRuntimeError, match="leave out"):
         b.movable(S, zombies, "zombie", None, "zombie")
+    # a piece that has left the game, or one without a square, is never movable
+    gone = E(S.next_uid + 5)
+    C = S.clone()
+    del C.ents[zombies[2].i]["cell"]
+    assert b.movable(C, [gone, *zombies], "zombie") == \
+        [z for z in b.movable(S, zombies, "zombie") if z != zombies[2]]
+    assert b.movable(S, [*zombies, zombies[0].i], "zombie") == b.movable(S, zombies, "zombie")
 
 
 def test_piece_lists_follow_spawns_removals_moves_clones_and_loads(dz):
