@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.dsl.values import E, Face, P, Z
 from engine.errors import StateError
+from engine.journal import Journal
 
 FORMAT = 1
 
@@ -122,8 +123,8 @@ def state_from_dict(game, data) -> object:
         S.winners = [int(x) for x in data["winners"]]
         S.losers = [int(x) for x in data["losers"]]
         S.forced = decode(data.get("forced", []), game)
-        S.log = list(data["log"])
-        S.history = [str(x) for x in data.get("history", [])]
+        S.log = Journal(data["log"])
+        S.history = Journal(str(x) for x in data.get("history", []))
         _check(S, game)
         S.decision()
     except StateError:

@@ -9,6 +9,7 @@ state cheap to clone, savable mid-turn and replayable. The public API follows Op
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from engine import rng
@@ -16,6 +17,7 @@ from engine.dsl.values import E, Face, P, Z
 from engine.errors import RuleRuntimeError, StateError
 from engine.flow import machine
 from engine.flow.decision import Decision
+from engine.journal import Journal
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,13 +30,44 @@ def copy_value(v):
         # most lists and records hold no list or dict: one C-level scan, one C-level copy
         return v.copy() if _flat(map(type, v)) else [copy_value(x) for x in v]
     if t is dict:
-        if _flat(map(type, v.values())):
-            return v.copy()
-        return {k: copy_value(x) for k, x in v.items()}
+        c = v.copy()
+        if not _flat(map(type, c.values())):  # copy only the lists and dicts again
+            for k, x in c.items():
+                tx = type(x)
+                if tx is list or tx is dict:
+                    c[k] = copy_value(x)
+        return c
     return v
 
 
+def copy_records(recs: dict) -> dict:
+    """`copy_value` of a dict of records (entities), with one C-level copy of each record
+    when no record holds a list or a dict, as is usual."""
+    if _all_hashable(_values(map(dict.values, recs.values()))):
+        return dict(zip(recs, map(dict.copy, recs.values()), strict=False))
+    return {u: copy_value(e) for u, e in recs.items()}
+
+
+def copy_record_list(recs: list) -> list:
+    """`copy_value` of a list of records (players), the same way."""
+    if _all_hashable(_values(map(dict.values, recs))):
+        return list(map(dict.copy, recs))
+    return [copy_value(e) for e in recs]
+
+
+def _all_hashable(values) -> bool:
+    """True when every value is hashable, so none is a list or a dict. Records hold a dozen
+    values each; hashing them in C (strings keep their hash) is about twice as fast as
+    asking each one's type. Any doubt (an unhashable value) answers False."""
+    try:
+        return _not_sentinel(values)
+    except Exception:
+        return False
+
+
 _flat = frozenset({list, dict}).isdisjoint  # _flat(types): none of them is list or dict
+_not_sentinel = frozenset({object()}).isdisjoint  # hashes each value; a list or dict raises
+_values = chain.from_iterable
 
 
 class State:
@@ -55,7 +88,7 @@ class State:
         self.vars = {k: copy_value(v) for k, v in game.vars_init.items()}
         self.turn = {k: copy_value(v) for k, v in game.turn_init.items()}
         self.stack: list[list] = []
-        self.log: list[dict] = []
+        self.log = Journal()  # of dicts; its copies share their past
         self.over = False
         self.winners: list[int] = []
         self.losers: list[int] = []
@@ -71,7 +104,7 @@ class State:
         self.limit_hit = False
         self._decision: Decision | None = None
         self.transactional = True
-        self.history: list[str] = []
+        self.history = Journal()  # of labels
         self.stop_turns: int | None = None  # scenarios: freeze the game after this many turns
         self.fx_cap = game.limits["effect_steps"]  # the budgets, read on every charge
         self.step_cap = game.limits["steps"]
@@ -145,16 +178,17 @@ class State:
         c.game = self.game
         c.seed = self.seed
         c.players = self.players
-        c.pl = [copy_value(p) for p in self.pl]
-        flat = _flat  # copy_value(e) for each entity, without a call for the usual flat ones
-        c.ents = {u: e.copy() if flat(map(type, e.values())) else copy_value(e)
-                  for u, e in self.ents.items()}
-        c.zones = {k: list(v) for k, v in self.zones.items()}
+        c.pl = copy_record_list(self.pl)
+        c.ents = copy_records(self.ents)
+        zones = self.zones
+        c.zones = dict(zip(zones, map(list.copy, zones.values()), strict=False))
         c.vars = copy_value(self.vars)
         c.turn = copy_value(self.turn)
-        c.stack = [[f[0], f[1], copy_value(f[2]), copy_value(f[3]), f[4]] for f in self.stack]
+        cv = copy_value
+        c.stack = [[n, k, L if L is None else cv(L), x if x is None else cv(x), f]
+                   for n, k, L, x, f in self.stack]
         c.rng = self.rng
-        c.log = list(self.log) if record else []
+        c.log = self.log.fork() if record else Journal()
         c.over = self.over
         c.winners = list(self.winners)
         c.losers = list(self.losers)
@@ -170,7 +204,7 @@ class State:
         c.limit_hit = self.limit_hit
         c._decision = self._decision
         c.transactional = self.transactional
-        c.history = list(self.history) if record else []
+        c.history = self.history.fork() if record else Journal()
         c.stop_turns = self.stop_turns
         c.fx_cap = self.fx_cap
         c.step_cap = self.step_cap
