@@ -58,6 +58,14 @@ class Compiled:
 
 _COUNTER = [0]
 
+# fields of cards and pieces no rule may set, and why (runtime.set_ refuses them too)
+_KEPT_FIELDS = {
+    "id": "a card's id is what it is; move it, discard it or make another instead",
+    "tags": "a card's tags come from its definition",
+    "cell": "a piece's cell is kept by its board (which indexes pieces by cell): move pieces "
+            "with the board's own words, see docs/boards.md",
+}
+
 
 def _elem(t: str) -> str:
     return t.split(":", 1)[1] if t.startswith("list:") else "any"
@@ -276,6 +284,9 @@ class _Emitter:
         if t == "ent":
             if name == "id" and not writing:
                 return f"S.ents[{obj}.i]['id']"
+            if writing and name in _KEPT_FIELDS:
+                self.fail(e, _KEPT_FIELDS[name])
+                return None
             if name not in self.env.ent_fields and name not in ("tags", "cell", "id"):
                 self.fail(e, f"no card or piece has a field '{name}'",
                           did_you_mean(name, self.env.ent_fields))

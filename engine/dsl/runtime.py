@@ -54,9 +54,12 @@ def set_(S, obj, name: str, value):
     if t is P and name in S.pl[obj.i]:
         S.pl[obj.i][name] = value
         return
-    if t is E and name in S.ents[obj.i] and not name.startswith("@") and name != "id":
+    if t is E and name in S.ents[obj.i] and not name.startswith("@") and name not in ("id", "cell"):
         S.ents[obj.i][name] = value
         return
+    if t is E and name == "cell":
+        raise RuleRuntimeError(f"cannot set '.cell' of {S.describe(obj)}: a piece's cell is kept by its "
+                               "board; move pieces with the board's own words (docs/boards.md)")
     raise RuleRuntimeError(f"cannot set '.{name}' of {S.describe(obj)}")
 
 

@@ -115,12 +115,22 @@ def after_effect(S, c: Compiled | None = None) -> None:
 
 
 def check_ends(S) -> None:
-    """End the game if one of its end conditions holds."""
-    for end in S.game.end:
-        if evaluate(S, end.when, {}):
-            winners = evaluate(S, end.winners, {}) if end.winners else []
-            S.finish(winners=[winners] if isinstance(winners, P) else list(winners or []))
-            break
+    """End the game if one of its end conditions holds.
+
+    Like asking what is legal, asking whether the game is over is not playing: the steps
+    its conditions take count against the budgets while they run (a runaway condition
+    still stops), then are given back. So a game's step count does not depend on how
+    often its end was checked, and the checks an effect can skip (see `may_end`) leave
+    no trace."""
+    steps, fx_steps = S.steps, S.fx_steps
+    try:
+        for end in S.game.end:
+            if evaluate(S, end.when, {}):
+                winners = evaluate(S, end.winners, {}) if end.winners else []
+                S.finish(winners=[winners] if isinstance(winners, P) else list(winners or []))
+                break
+    finally:
+        S.steps, S.fx_steps = steps, fx_steps
 
 
 def start_turn(S, player) -> None:

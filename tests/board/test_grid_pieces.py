@@ -202,3 +202,15 @@ def test_an_action_that_fails_halfway_leaves_the_pieces_where_they_were(tmp_path
         S.apply("shove")  # the first step is taken, the second fails: all of it is undone
     assert ev(S, "free(cell(2, 3))") is False and ev(S, "free(cell(2, 4))") is True
     assert ev(S, "piece_at(cell(2, 3)).cell") == Cell(2, 3)
+
+
+def test_a_rule_cannot_set_a_pieces_cell_itself(grid):
+    """The board indexes pieces by cell, so only its words move them: writing `.cell`
+    is refused when the pack loads (a piece) or when the rule runs (a value of unknown
+    type), never left to make the index wrong."""
+    do(grid, "spawn('pawn', cell(1, 1))")
+    with pytest.raises(PackError, match="cell is kept by its board"):
+        grid.game.compile_expr("piece_at(cell(1, 1)).cell = cell(2, 2)", effect=True)
+    with pytest.raises(RuleRuntimeError, match="cell is kept by its board"):
+        do(grid, "for p in [piece_at(cell(1, 1)), 1]:\n    p.cell = cell(2, 2)")
+    assert ev(grid, "on_board(piece_at(cell(1, 1)))") is True
