@@ -172,8 +172,9 @@ class State:
         return state_to_dict(self)
 
     def clone(self, record: bool = True) -> State:
-        """An independent copy. `record=False` leaves the log and history behind: a search
-        bot's throwaway copies never read them, and they grow with every turn."""
+        """An independent copy. Its log and history share their past with this state's
+        (`engine.journal`); `record=False` starts them empty, for a search bot's throwaway
+        copies, which never read them."""
         c = State.__new__(State)
         c.game = self.game
         c.seed = self.seed
