@@ -245,16 +245,32 @@ class State:
         return (z ^ (z >> 31)) % n
 
     def roll_die(self, die: str):
+        return self.roll_dice(die, 1)[0]
+
+    def roll_dice(self, die: str, n: int) -> list:
+        """Roll a die `n` times, logging each roll. Dice rolls are the commonest use of the
+        RNG, so its step is written out here once more."""
         faces = self.game.dice[die]
-        if self.forced:
-            value = self.game.forced_face(die, self.forced.pop(0))
-        else:
-            value = faces[self.rand_below(len(faces))]
-        t = type(value)  # describe(value), with the two kinds of faces first
-        text = str(value) if t is int else (value.name or repr(value)) if t is Face else \
-            self.describe(value)
-        self.log.append({"t": "roll", "die": die, "v": text})
-        return value
+        k = len(faces)
+        if k <= 0 < n:
+            self.rand_below(k)  # which says why not
+        mask = rng.MASK
+        log = self.log.append
+        out = []
+        for _ in range(n):
+            if self.forced:
+                value = self.game.forced_face(die, self.forced.pop(0))
+            else:
+                state = (self.rng + 0x9E3779B97F4A7C15) & mask
+                self.rng = state
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+                value = faces[(z ^ (z >> 31)) % k]
+            t = type(value)  # describe(value), with the two kinds of faces first
+            log({"t": "roll", "die": die,
+                 "v": str(value) if t is int else value.text if t is Face else self.describe(value)})
+            out.append(value)
+        return out
 
     def shuffle_list(self, lst: list) -> None:
         for i in range(len(lst) - 1, 0, -1):
@@ -335,9 +351,9 @@ class State:
         if t is Z:
             return v.key
         if t is Face:
-            return repr(v)
+            return v.text
         if t is list:
-            return "[" + ", ".join(self.describe(x) for x in v) + "]"
+            return "[" + ", ".join([x.text if type(x) is Face else self.describe(x) for x in v]) + "]"
         if v is True:
             return "true"
         if v is False:

@@ -290,7 +290,7 @@ def _roll(S, die, n=None):
         return S.roll_die(die)
     if n < 0 or n > 1000:
         raise RuleRuntimeError(f"roll: cannot roll {n} dice")
-    return [S.roll_die(die) for _ in range(n)]
+    return S.roll_dice(die, n)
 
 
 @builtin("icons", "list str", "int")

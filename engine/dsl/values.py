@@ -103,10 +103,11 @@ class Face:
     Faces are shared, immutable and interned per die, so a roll result is cheap to copy.
     """
 
-    __slots__ = ("die", "idx", "icons", "name")
+    __slots__ = ("die", "idx", "icons", "name", "text")
 
     def __init__(self, die: str, idx: int, icons: dict[str, int], name: str | None):
         self.die, self.idx, self.icons, self.name = die, idx, dict(icons), name
+        self.text = self.name or "+".join(f"{k}" if v == 1 else f"{k}x{v}" for k, v in self.icons.items())
 
     def __eq__(self, other):
         return type(other) is Face and other.die == self.die and other.idx == self.idx
@@ -118,7 +119,7 @@ class Face:
         return (self.die, self.idx) < (other.die, other.idx)
 
     def __repr__(self):
-        return self.name or "+".join(f"{k}" if v == 1 else f"{k}x{v}" for k, v in self.icons.items())
+        return self.text  # as logs and labels show it
 
 
 REF_TYPES = (P, E, Z, Face)
