@@ -1,0 +1,22 @@
+"""bench.ab: the same games on two trees (here the tree and itself)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench import ab
+
+
+def test_same_games_on_two_trees(capsys):
+    ab.main([str(ab.ROOT), "--packs", "theyre-coming/zombie-race", "--rounds", "1", "--seconds", "0.02"])
+    out = capsys.readouterr().out
+    result = json.loads(out[out.index("{"):])["theyre-coming/zombie-race"]
+    assert result["games"] >= 2 and result["old"] > 0 and result["new"] > 0
+    assert result["ratio"] == pytest.approx(result["new"] / result["old"])
+
+
+def test_an_old_tree_must_be_a_horde_tree(tmp_path):
+    with pytest.raises(SystemExit, match="not a horde tree"):
+        ab.main([str(tmp_path)])
