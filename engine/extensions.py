@@ -32,6 +32,12 @@ class Extension:
         """Extra bare names: name -> (python value, language type)."""
         return {}
 
+    def words(self) -> dict[str, object]:
+        """Builtins this extension answers for its own pack: name -> `fn(S, ...)`. A
+        pack's snippets call these directly instead of the registered builtin of the same
+        name, which has to find the extension first on every call."""
+        return {}
+
     def setup(self, S) -> None:
         pass
 

@@ -65,6 +65,10 @@ def _shift(at: dict, uid: int, old, new) -> None:
 class PieceBoard(Extension):
     name = "board"
 
+    def words(self) -> dict:
+        from engine.board.registry import bound_words
+        return bound_words(self)
+
     def __init__(self, zone: str, capacity: int | None, markers: frozenset[str],
                  enter_event: str | None):
         self.zone = zone

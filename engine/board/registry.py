@@ -111,6 +111,12 @@ def _caller(name: str, most: int) -> Callable:
     return call
 
 
+def bound_words(board) -> dict[str, Callable]:
+    """The board words this board answers, as its own bound methods (`Extension.words`):
+    what `board_builtin`'s dispatch would call, without the dispatch."""
+    return {name: method for name in _SIGNATURES if (method := getattr(board, name, None)) is not None}
+
+
 def board_builtin(name: str, args: str = "", returns: str = "any", effect: bool = False,
                   doc: str = ""):
     """Register builtin `name` as a call of the board's method `name(S, *args)`."""

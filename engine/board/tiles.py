@@ -46,6 +46,10 @@ class TileBoard(PiecesOnSquares, Extension):
     """The building block behind `board: {type: tiles}`; see the module docstring."""
 
     name = "board"
+
+    def words(self) -> dict:
+        from engine.board.registry import bound_words
+        return bound_words(self)
     type = "tiles"
 
     def __init__(self, tiles: dict[str, TileDef], rules: Rules, stack: str, placed: str,

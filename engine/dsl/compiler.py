@@ -438,6 +438,9 @@ def _globals(env: Env) -> dict:
                "_py_all": all, "_py_any": any, "_py_sum": sum, "_py_len": len}
     for name, b in BUILTINS.items():
         g["_b_" + name] = b.fn
+    for name, fn in env.words.items():  # an extension's own answer to a builtin (a board's)
+        if name in BUILTINS:
+            g["_b_" + name] = fn
     for name, (value, _) in env.consts.items():
         g["_c_" + name] = value
     return g

@@ -24,6 +24,7 @@ class Env:
     flow_procs: dict[str, list[str]] = field(default_factory=dict)
     pure_procs: set[str] = field(default_factory=set)  # effect procs usable in conditions
     consts: dict[str, tuple[Any, str]] = field(default_factory=dict)  # name -> (value, type)
+    words: dict[str, Any] = field(default_factory=dict)  # builtin name -> the pack's own fn(S, ...)
 
 
 def type_of_value(v: Any) -> str:

@@ -390,6 +390,7 @@ class Builder:
                 out[section] = ext
                 for name, (value, t) in ext.env_names().items():
                     self.env.consts[name] = (value, t)
+                self.env.words.update(ext.words())
         return out
 
     def build_policies(self, actions: list[ActionDef]) -> dict[str, PolicyDef]:

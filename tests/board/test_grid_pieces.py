@@ -214,3 +214,14 @@ def test_a_rule_cannot_set_a_pieces_cell_itself(grid):
     with pytest.raises(RuleRuntimeError, match="cell is kept by its board"):
         do(grid, "for p in [piece_at(cell(1, 1)), 1]:\n    p.cell = cell(2, 2)")
     assert ev(grid, "on_board(piece_at(cell(1, 1)))") is True
+
+
+def test_board_words_are_the_boards_own_methods(grid):
+    """A pack's snippets call its board's methods directly (Extension.words); the
+    registered builtin, which finds the board first, answers the same."""
+    from engine.dsl.builtins import BUILTINS
+
+    board = grid.game.extensions["board"]
+    c = grid.game.compile_expr("neighbors(cell(2, 2))")
+    assert c.fn.__globals__["_b_neighbors"] == board.neighbors
+    assert ev(grid, "neighbors(cell(2, 2))") == BUILTINS["neighbors"].fn(grid, ev(grid, "cell(2, 2)"))
