@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from engine.dsl import ast, procs, runtime
 from engine.dsl.builtins import BUILTINS
 from engine.dsl.env import Env
-from engine.dsl.values import P
+from engine.dsl.values import E, P
 from engine.errors import RuleRuntimeError, did_you_mean
 
 NAMESPACES = ("turn", "game", "params", "event")
@@ -295,11 +295,19 @@ class _Emitter:
             self.fail(e, f"a {t} has no field '{name}'")
             return None
         self.untyped = t == "any" and _VARIABLE.fullmatch(obj) is not None
+        slow = f"_get(S, {obj}, {name!r})"
+        if not writing and _VARIABLE.fullmatch(obj) and t in ("ent", "any") and name in self.env.ent_fields:
+            # an entity's own field, read straight from its record (runtime.get's first case)
+            rec = f"S.ents[{obj}.i]"
+            slow = f"({rec}[{name!r}] if {'' if t == 'ent' else f'_type({obj}) is _E and '}" \
+                   f"{name!r} in {rec} else {slow})"
+            if t == "ent":
+                return slow
         if t == "any" and not writing and _VARIABLE.fullmatch(obj):
             fast = self.player_place(obj, name, writing)
             if fast is not None:  # most untyped values are players: try that first
-                return f"({fast} if _type({obj}) is _P else _get(S, {obj}, {name!r}))"
-        return _GenericField(obj) if writing else f"_get(S, {obj}, {name!r})"
+                return f"({fast} if _type({obj}) is _P else {slow})"
+        return _GenericField(obj) if writing else slow
 
     def player_place(self, obj: str, name: str, writing: bool) -> str | None:
         """Direct access to field `name` of the player `obj` (generated code), if it has one.
@@ -434,7 +442,7 @@ class _Emitter:
 def _globals(env: Env) -> dict:
     g: dict = {"__builtins__": {}, "_get": runtime.get, "_set": runtime.set_,
                "_items": runtime.items, "_repeat": runtime.repeat, "_in": runtime.contains,
-               "_Z": runtime.zone_ref, "_P": P, "_type": type, "_proc": _call_proc,
+               "_Z": runtime.zone_ref, "_P": P, "_E": E, "_type": type, "_proc": _call_proc,
                "_py_all": all, "_py_any": any, "_py_sum": sum, "_py_len": len}
     for name, b in BUILTINS.items():
         g["_b_" + name] = b.fn
