@@ -8,69 +8,54 @@ so flow frames can hold them as plain data.
 from __future__ import annotations
 
 
-class P:
-    """A player, by seat (0-based).
-
-    Players and entities are interned: `P(i)` is always the same object for the same `i`,
-    so two references are equal exactly when they are the same object. Equality is then
-    Python's own identity test, done in C — `x in list`, the commonest question effects
-    ask of references, calls no Python code. Hashes stay what they were (set order with
-    them), and pickling or copying goes through the constructor, so interning survives.
-    """
+class _Ref:
+    """A player or an entity, by number: interned, so `Kind(i)` is always the same object
+    for the same `i` and two references are equal exactly when they are the same object.
+    Equality is then Python's own identity test, done in C — `x in list`, the commonest
+    question effects ask of references, calls no Python code. Hashes stay what they were
+    (set order with them), and pickling or copying goes through the constructor, so
+    interning survives."""
 
     __slots__ = ("i",)
+    _tag = ""
+    _interned: dict[int, _Ref] = {}
 
     def __new__(cls, i: int):
-        ref = _PLAYERS.get(i)
+        ref = cls._interned.get(i)
         if ref is None:
             ref = object.__new__(cls)
             object.__setattr__(ref, "i", i)
             if type(i) is int:
-                _PLAYERS[i] = ref
+                cls._interned[i] = ref
         return ref
 
     def __reduce__(self):
-        return (P, (self.i,))
+        return (type(self), (self.i,))
 
     def __hash__(self):
-        return hash(("P", self.i))
+        return hash((self._tag, self.i))
 
     def __lt__(self, other):
         return self.i < other.i
 
     def __repr__(self):
-        return f"P{self.i}"
+        return f"{self._tag}{self.i}"
 
 
-class E:
-    """An entity (card, token or piece), by uid; interned like `P`."""
+class P(_Ref):
+    """A player, by seat (0-based)."""
 
-    __slots__ = ("i",)
-
-    def __new__(cls, i: int):
-        ref = _ENTITIES.get(i)
-        if ref is None:
-            ref = object.__new__(cls)
-            object.__setattr__(ref, "i", i)
-            if type(i) is int:
-                _ENTITIES[i] = ref
-        return ref
-
-    def __reduce__(self):
-        return (E, (self.i,))
-
-    def __hash__(self):
-        return hash(("E", self.i))
-
-    def __lt__(self, other):
-        return self.i < other.i
-
-    def __repr__(self):
-        return f"E{self.i}"
+    __slots__ = ()
+    _tag = "P"
+    _interned: dict[int, P] = {}
 
 
-_PLAYERS: dict[int, P] = {}  # seat -> its one reference
-_ENTITIES: dict[int, E] = {}  # uid -> its one reference (uids are small: at most a game's entities)
+class E(_Ref):
+    """An entity (card, token or piece), by uid (at most a game's entities: small numbers)."""
+
+    __slots__ = ()
+    _tag = "E"
+    _interned: dict[int, E] = {}
 
 
 class Z:

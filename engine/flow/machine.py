@@ -27,7 +27,7 @@ def push(S, nid: int, vars: dict | None = None, boundary: bool = False) -> None:
     S.stack.append([nid, 0, vars, None, boundary])
 
 
-def _locals_for(S, c: Compiled) -> dict:
+def locals_for(S, c: Compiled) -> dict:
     """The flow locals, built only for a snippet that reads some (most read none)."""
     return flow_locals(S) if c.uses != () else {}
 
@@ -184,18 +184,18 @@ def run(S) -> None:
             S.finish(winners=[])
             return
         fr = stack[-1]
-        node = nodes[fr[0]]
-        k = node.kind
         step = steppers[fr[0]] if fr[0] in steppers else stepper(g, fr[0])
         if step is not None:  # a sequence or a loop
             step(S, fr)
             continue
+        node = nodes[fr[0]]
+        k = node.kind
         if k == DO:
             stack.pop()
-            run_effect(S, node.fx, _locals_for(S, node.fx))
+            run_effect(S, node.fx, locals_for(S, node.fx))
         elif k == IF:
             stack.pop()
-            branch = node.then if evaluate(S, node.cond, _locals_for(S, node.cond)) else node.orelse
+            branch = node.then if evaluate(S, node.cond, locals_for(S, node.cond)) else node.orelse
             if branch is not None:
                 push(S, branch)
         elif k == ASK:

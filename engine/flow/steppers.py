@@ -61,25 +61,40 @@ def _make_seq(game, nid: int):
     return ns[f"_seq_{nid}"]
 
 
+def _body_runner(game, body: int):
+    """`run_body(S, fr)` for a loop: push the body's frame and, when it has a stepper, run
+    it straight away; True when the body is done and loop `fr` goes on, False when the
+    interpreter must take over (a decision, a call, the end of the turn or the game)."""
+    from engine.flow.machine import push
+
+    body_step = stepper(game, body)
+
+    def run_body(S, fr) -> bool:
+        push(S, body)
+        if body_step is None:
+            return False
+        stack = S.stack
+        body_step(S, stack[-1])
+        return not S.over and bool(stack) and stack[-1] is fr
+
+    return run_body
+
+
 def _make_for_each(game, nid: int):
     """A `for_each` loop: each value's body runs straight away, and the next value comes
     as soon as it is done, until a decision (or a call) hands over to the interpreter."""
-    from engine.flow import machine
+    from engine.flow.machine import evaluate, locals_for, start_turn
 
     node = game.nodes[nid]
-    domain, var, turn, body = node.domain, node.var, node.turn, node.body
-    uses_locals = domain.uses != ()
-    evaluate, push, flow_locals, start_turn = machine.evaluate, machine.push, machine.flow_locals, \
-        machine.start_turn
-    body_step = stepper(game, body)
+    domain, var, turn = node.domain, node.var, node.turn
+    run_body = _body_runner(game, node.body)
 
     def _for_each(S, fr):
-        stack = S.stack
         while True:
             if fr[3] is None:
-                fr[3] = list(evaluate(S, domain, flow_locals(S) if uses_locals else {}))
+                fr[3] = list(evaluate(S, domain, locals_for(S, domain)))
             if fr[1] >= len(fr[3]):
-                stack.pop()
+                S.stack.pop()
                 return
             v = fr[3][fr[1]]
             fr[1] += 1
@@ -88,11 +103,7 @@ def _make_for_each(game, nid: int):
                 start_turn(S, v)
                 if S.over:
                     return
-            push(S, body)
-            if body_step is None:
-                return
-            body_step(S, stack[-1])
-            if S.over or not stack or stack[-1] is not fr:
+            if not run_body(S, fr):
                 return
 
     return _for_each
@@ -101,35 +112,26 @@ def _make_for_each(game, nid: int):
 def _make_repeat(game, nid: int):
     """A `repeat` loop, run like `for_each`: round after round while nothing needs the
     interpreter."""
-    from engine.flow import machine
+    from engine.flow.machine import evaluate, locals_for
 
     node = game.nodes[nid]
-    cond, times, limit, body = node.cond, node.times, node.max, node.body
-    evaluate, push, flow_locals = machine.evaluate, machine.push, machine.flow_locals
-    cond_locals = cond is not None and cond.uses != ()
-    times_locals = times is not None and times.uses != ()
-    body_step = stepper(game, body)
+    cond, times, limit = node.cond, node.times, node.max
+    run_body = _body_runner(game, node.body)
 
     def _repeat(S, fr):
-        stack = S.stack
         while True:
             if cond is not None:
-                done = evaluate(S, cond, flow_locals(S) if cond_locals else {}) or \
-                    (limit is not None and fr[1] >= limit)
+                done = evaluate(S, cond, locals_for(S, cond)) or (limit is not None and fr[1] >= limit)
             else:
                 if fr[3] is None:
-                    fr[3] = evaluate(S, times, flow_locals(S) if times_locals else {})
+                    fr[3] = evaluate(S, times, locals_for(S, times))
                 done = fr[1] >= fr[3]
             if done:
-                stack.pop()
+                S.stack.pop()
                 return
             fr[1] += 1
             S.charge(1)
-            push(S, body)
-            if body_step is None:
-                return
-            body_step(S, stack[-1])
-            if S.over or not stack or stack[-1] is not fr:
+            if not run_body(S, fr):
                 return
 
     return _repeat
