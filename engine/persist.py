@@ -113,6 +113,8 @@ def state_from_dict(game, data) -> object:
         S = State(game, data["players"], data["seed"])
         S.pl = decode(data["pl"], game)
         S.ents = {int(u): decode(e, game) for u, e in data["ents"].items()}
+        S.own = set(S.ents)
+        S.deep = {u for u, e in S.ents.items() if any(type(v) in (list, dict) for v in e.values())}
         S.zones = {k: [int(u) for u in v] for k, v in data["zones"].items()}
         S.vars = decode(data["vars"], game)
         S.turn = decode(data["turn"], game)

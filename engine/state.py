@@ -75,7 +75,7 @@ class State:
                  "log", "over", "winners", "losers", "cur", "turns", "steps", "fx_steps",
                  "depth", "forced", "next_uid", "events", "end_turn_requested", "limit_hit",
                  "seed", "_decision", "transactional", "history", "stop_turns",
-                 "fx_cap", "step_cap")
+                 "fx_cap", "step_cap", "own", "deep")
 
     # ---------- construction ----------
     def __init__(self, game: Game, players: int, seed: int):
@@ -84,6 +84,8 @@ class State:
         self.players = [P(i) for i in range(players)]
         self.rng = rng.seed_state(seed)
         self.ents: dict[int, dict] = {}
+        self.own: set[int] = set()  # uids whose records only this state holds (see ent_w)
+        self.deep: set[int] = set()  # uids whose records may hold a list or a dict (see clone)
         self.zones: dict[str, list[int]] = {}
         self.vars = {k: copy_value(v) for k, v in game.vars_init.items()}
         self.turn = {k: copy_value(v) for k, v in game.turn_init.items()}
@@ -180,7 +182,16 @@ class State:
         c.seed = self.seed
         c.players = self.players
         c.pl = copy_record_list(self.pl)
-        c.ents = copy_records(self.ents)
+        # records are shared until written (`ent_w`): both states now share them all
+        c.ents = ents = self.ents.copy()
+        self.own = set()
+        c.own = set()
+        deep = self.deep
+        if deep:  # a list or dict inside a record can be changed in place: those are copied
+            for u in deep:
+                if u in ents:
+                    ents[u] = copy_value(ents[u])
+        c.deep = set(deep)
         zones = self.zones
         c.zones = dict(zip(zones, map(list.copy, zones.values()), strict=False))
         c.vars = copy_value(self.vars)
@@ -291,8 +302,19 @@ class State:
         name, _, owner = key.partition("#")
         return Z(name, int(owner) if owner else -1)
 
+    def ent_w(self, uid: int) -> dict:
+        """Entity `uid`'s record, to write in. Clones share their records (a search bot clones
+        thousands of states and changes a few pieces of each) until one of them writes: the
+        first write after a clone copies the record. Every write to a record goes through here;
+        a write to a record taken from `ents` directly could change a clone's too."""
+        if uid in self.own:
+            return self.ents[uid]
+        rec = self.ents[uid] = self.ents[uid].copy()
+        self.own.add(uid)
+        return rec
+
     def move_ent(self, uid: int, dst: Z, bottom: bool = False) -> None:
-        ent = self.ents[uid]
+        ent = self.ent_w(uid)
         target = self.zone(dst)
         cap = self.game.zone_capacity(dst.name)
         if cap is not None and len(target) >= cap and uid not in target:
@@ -309,7 +331,10 @@ class State:
     def new_entity(self, kind: str, fields: dict) -> int:
         uid = self.next_uid
         self.next_uid += 1
-        self.ents[uid] = {"id": kind, "@z": None, **copy_value(fields)}
+        rec = self.ents[uid] = {"id": kind, "@z": None, **copy_value(fields)}
+        self.own.add(uid)
+        if not _flat(map(type, rec.values())):
+            self.deep.add(uid)
         return uid
 
     def refill(self, z: Z) -> None:

@@ -260,7 +260,7 @@ class PieceBoard(Extension):
         if d is None:
             raise RuleRuntimeError(f"spawn: no kind '{kind}'")
         uid = S.new_entity(kind, d.fields)
-        S.ents[uid]["cell"] = None
+        S.ent_w(uid)["cell"] = None
         if type(where) is Z:
             S.move_ent(uid, where)
         else:
@@ -277,6 +277,7 @@ class PieceBoard(Extension):
             raise RuleRuntimeError(f"place: cell {c!r} is full")
         if ent["@z"] != self.zone:
             S.move_ent(piece.i, self.zone_ref)
+        ent = S.ent_w(piece.i)
         old = ent.get("cell")
         ent["cell"] = c
         self.moved(S, piece.i, old, c)
@@ -302,7 +303,7 @@ class PieceBoard(Extension):
             others = [E(u) for u in there]
         else:  # nobody there, and every cell has room for one
             others = []
-        ent["cell"] = c
+        S.ent_w(piece.i)["cell"] = c
         _shift(at, piece.i, origin, c)
         if self.enter_event:
             S.emit(self.enter_event, {"piece": piece, "cell": c, "origin": origin,
@@ -314,7 +315,7 @@ class PieceBoard(Extension):
         if type(piece) is not E:
             raise RuleRuntimeError(f"lift: expected a piece, got {S.describe(piece)}")
         S.move_ent(piece.i, zone)
-        ent = S.ents[piece.i]
+        ent = S.ent_w(piece.i)
         old = ent.get("cell")
         ent["cell"] = None
         self.moved(S, piece.i, old, None)

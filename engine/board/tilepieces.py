@@ -121,7 +121,7 @@ class PiecesOnSquares:
         if kd is None:
             raise RuleRuntimeError(f"spawn: '{kind}' is not a piece kind of this pack")
         uid = S.new_entity(kind, kd.fields)
-        S.ents[uid]["cell"] = sq
+        S.ent_w(uid)["cell"] = sq
         self._add(S, uid, sq)
         self._listing = _NOTHING
         return E(uid)
@@ -141,6 +141,7 @@ class PiecesOnSquares:
         self._square(S, sq, "move_to")
         old = ent.get("cell")
         listed = self._unindex(S, e.i, old)
+        ent = S.ent_w(e.i)
         ent["cell"] = sq
         self._add(S, e.i, sq)
         listing = self._listing

@@ -107,7 +107,7 @@ class TileBoard(PiecesOnSquares, Extension):
         m = self.map(S)
         if m.tiles and not m.fits(td.shapes[rot], at):
             raise RuleRuntimeError(f"tile {td.id} does not fit at {sq_key(at)} turned {rot}")
-        ent = S.ents[t.i]
+        ent = S.ent_w(t.i)
         ent["at"] = at
         ent["rot"] = rot
         if ent.get("@z") != self.placed:

@@ -92,8 +92,10 @@ def test_cells_survive_saving_and_loading(grid):
 
 def test_clones_are_independent(grid):
     grid.apply("place(cell=1,2)")
+    before = grid.to_dict()
     c = grid.clone()
     do(c, "step(piece_at(cell(1, 2)), cell(2, 2))")
+    assert grid.to_dict() == before  # records too: they are shared until written
     assert ev(grid, "piece_at(cell(1, 2)) != none") is True
     assert ev(c, "piece_at(cell(1, 2))") is None
 

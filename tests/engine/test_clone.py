@@ -10,9 +10,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.dsl.values import E
 from engine.journal import Journal
-from engine.state import copy_records
 
 MINI = Path(__file__).parent / "fixtures" / "mini"
 
@@ -128,14 +126,27 @@ def test_a_saved_state_loads_with_a_journal(game):
     assert R.log == S.log and R.history == S.history and R == S
 
 
-def test_records_with_lists_or_dicts_are_copied_deeply():
-    flat = {1: {"id": "a", "@z": None, "cell": (1, 2), "ref": E(3)}, 2: {"id": "b", "n": 1}}
-    deep = {1: {"id": "a", "xs": [1, [2]]}, 2: {"id": "b", "d": {"k": [3]}}}
-    for recs in (flat, deep):
-        c = copy_records(recs)
-        assert c == recs and list(c) == list(recs)
-        assert all(c[u] is not recs[u] for u in recs)
-    c = copy_records(deep)
-    c[1]["xs"][1].append(9)
-    c[2]["d"]["k"].append(9)
-    assert deep[1]["xs"] == [1, [2]] and deep[2]["d"] == {"k": [3]}
+def test_records_are_shared_until_written(game):
+    S = game.new_state(players=2, seed=1)
+    uid = next(iter(S.ents))
+    C = S.clone()
+    assert C.ents[uid] is S.ents[uid]
+    C.ent_w(uid)["@z"] = "elsewhere"
+    assert S.ents[uid]["@z"] != "elsewhere" and C.ents[uid] is not S.ents[uid]
+    assert C.ent_w(uid) is C.ent_w(uid)  # copied once: later writes go to the copy
+    S.ent_w(uid)["n"] = 1  # the original copies too: the clone's records are not its own
+    assert "n" not in C.ents[uid]
+
+
+def test_records_holding_lists_are_copied_with_the_state(game):
+    S = game.new_state(players=2, seed=1)
+    uid = S.new_entity("x", {"xs": [1, [2]], "d": {"k": [3]}})
+    C = S.clone()
+    C.ents[uid]["xs"][1].append(9)  # as `e.xs[1] = ...` in an effect: in place
+    C.ents[uid]["d"]["k"].append(9)
+    assert S.ents[uid] == {"id": "x", "@z": None, "xs": [1, [2]], "d": {"k": [3]}}
+    T = S.clone()
+    T.ents[uid]["xs"].append(0)
+    assert S.ents[uid]["xs"] == [1, [2]]
+
+

@@ -35,7 +35,7 @@ def swap(S, a: int, b: int):
     za, zb = T.ents[a]["@z"], T.ents[b]["@z"]
     ia, ib = T.zones[za].index(a), T.zones[zb].index(b)
     T.zones[za][ia], T.zones[zb][ib] = b, a
-    T.ents[a]["@z"], T.ents[b]["@z"] = zb, za
+    T.ent_w(a)["@z"], T.ent_w(b)["@z"] = zb, za  # writes go through ent_w: records are shared
     return T
 
 
