@@ -9,6 +9,8 @@ anything but the state.
 from __future__ import annotations
 
 import ast as pyast
+from itertools import repeat
+from operator import attrgetter, itemgetter, methodcaller
 
 from engine.dsl import builtins as core
 from engine.dsl.values import E, P
@@ -26,8 +28,12 @@ def _value_label(S, v) -> str:
 
 
 def _labels(S, head: str, values: list) -> list[str]:
-    """`head + _value_label(S, v) + ')'` for every value: one loop, as a decision may list
-    dozens of pieces."""
+    """`head + _value_label(S, v) + ')'` for every value: a decision may list dozens of
+    pieces, so values of one type are labelled in C-level passes over the list (see
+    `_same_labels`), and others in one loop."""
+    fast = _same_labels(S, head, values)
+    if fast is not None:
+        return fast
     ents = S.ents
     out = []
     texts_of, texts = None, None  # the texts of the last type of place seen
@@ -49,6 +55,44 @@ def _labels(S, head: str, values: list) -> list[str]:
         else:
             out.append(head + _value_label(S, v) + ")")
     return out
+
+
+def _same_labels(S, head: str, values: list) -> list[str] | None:
+    """`_labels` for values all of one type that is not a player: entities that all stand
+    on places of one type, or places, numbers, texts... whose texts were all seen before
+    (see `_text`); None otherwise, for the loop to answer."""
+    types = set(map(type, values))
+    if len(types) != 1:
+        return None
+    t = types.pop()
+    if t is P:
+        return None
+    if t is E:
+        try:
+            recs = list(map(S.ents.__getitem__, map(_UID, values)))
+        except KeyError:
+            return None
+        places = list(map(_CELL, recs))
+        kinds = set(map(type, places))
+        if len(kinds) != 1:
+            return None
+        if None in places:  # cards: their ids alone
+            return list(map("".join, zip(repeat(head), map(_ID, recs), repeat(")"))))
+        try:
+            texts = list(map(_texts(S, kinds.pop()).__getitem__, places))
+        except (KeyError, TypeError):  # not seen yet, or unhashable
+            return None
+        return list(map("".join, zip(repeat(head), map(_ID, recs), repeat("@"), texts, repeat(")"))))
+    try:
+        texts = list(map(_texts(S, t).__getitem__, values))
+    except (KeyError, TypeError):
+        return None
+    return list(map("".join, zip(repeat(head), texts, repeat(")"))))
+
+
+_UID = attrgetter("i")
+_CELL = methodcaller("get", "cell")
+_ID = itemgetter("id")
 
 
 def _texts(S, t: type) -> dict:
@@ -190,8 +234,8 @@ def _add_single(S, a, L: dict, out: dict, evaluate) -> None:
     labels = _labels(S, head, values)
     if len(set(labels)) < len(labels):
         labels = [head + _value_label(S, v) + (f"#{v.i})" if type(v) is E else ")") for v in values]
-    for v, lab in zip(values, labels, strict=True):
-        out[lab] = (a, {name: v})
+    # out[label] = (a, {name: v}) for each value and its label, in one C-level pass
+    out.update(zip(labels, zip(repeat(a), map(dict.fromkeys, repeat((name,)), values)), strict=True))
 
 
 def _call(S, c, L):
