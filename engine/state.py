@@ -333,7 +333,7 @@ class State:
         self.next_uid += 1
         rec = self.ents[uid] = {"id": kind, "@z": None, **copy_value(fields)}
         self.own.add(uid)
-        if not _flat(map(type, rec.values())):
+        if fields and not _flat(map(type, fields.values())):
             self.deep.add(uid)
         return uid
 

@@ -33,7 +33,7 @@ from operator import itemgetter
 
 from engine.board.cell import Cell, Point
 from engine.dsl.runtime import MISSING
-from engine.dsl.values import E, Z
+from engine.dsl.values import E_OF, E, Z
 from engine.errors import RuleRuntimeError
 from engine.extensions import Extension
 
@@ -163,8 +163,12 @@ class PieceBoard(Extension):
         at, ents, zone, markers = self.index(S), S.ents, self.zone, self.markers
         out = []
         for c in cells:
+            listed = at.get(c)
+            if not listed:  # nobody there, and every cell has room for one
+                out.append(c)
+                continue
             n = 0
-            for u in at.get(c, ()):
+            for u in listed:
                 e = ents.get(u)
                 if e is not None and u != skip and e["@z"] == zone and e.get("cell") == c \
                         and e["id"] not in markers:
@@ -198,13 +202,13 @@ class PieceBoard(Extension):
     def pieces(self, S, kinds=None) -> list:
         uids = S.zones[self.zone]
         if kinds is None:
-            return list(map(E, uids))
+            return list(map(E_OF, uids))
         wanted = kind_set(S, kinds)
-        return list(map(E, compress(uids, map(wanted.__contains__,
+        return list(map(E_OF, compress(uids, map(wanted.__contains__,
                                               map(_ID, map(S.ents.__getitem__, uids))))))
 
     def pieces_at(self, S, c, kinds=None) -> list:
-        return [E(u) for u in self.uids_at(S, self.cell_of(S, c), kinds)]
+        return list(map(E_OF, self.uids_at(S, self.cell_of(S, c), kinds)))
 
     def piece_at(self, S, c, kinds=None):
         """The piece on a cell (one that counts before a marker), or none."""
@@ -300,7 +304,7 @@ class PieceBoard(Extension):
             there = self.others_at(S, c, piece.i)
             if not through and ent["id"] not in self.markers and not self.room_among(S, there):
                 raise RuleRuntimeError(f"step: cell {c!r} is full")
-            others = [E(u) for u in there]
+            others = list(map(E_OF, there))
         else:  # nobody there, and every cell has room for one
             others = []
         S.ent_w(piece.i)["cell"] = c

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.dsl.values import E, Face, P, Z
+from engine.dsl.values import E_OF, E, Face, P, Z
 from engine.errors import RuleRuntimeError
 
 
@@ -53,7 +53,7 @@ def builtin(name: str, args: str = "", returns: str = "any", effect: bool = Fals
 def _items(S, x):
     """Lists and zones both iterate: a zone as the entities in it, bottom to top."""
     if type(x) is Z:
-        return [E(u) for u in S.zone(x)]
+        return list(map(E_OF, S.zone(x)))
     if isinstance(x, list):
         return x
     raise RuleRuntimeError(f"expected a list or a zone, got {S.describe(x)}")
@@ -168,7 +168,7 @@ def _top(S, z):
 @builtin("cards", "zone", "list:ent")
 def _cards(S, z):
     """The entities in a zone, bottom to top."""
-    return [E(u) for u in S.zone(z)]
+    return list(map(E_OF, S.zone(z)))
 
 
 @builtin("has", "zone card", "bool")

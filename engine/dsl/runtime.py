@@ -6,7 +6,7 @@ only names they can reach besides the state object.
 
 from __future__ import annotations
 
-from engine.dsl.values import E, Face, P, Z
+from engine.dsl.values import E_OF, E, Face, P, Z
 from engine.errors import RuleRuntimeError
 
 
@@ -75,7 +75,7 @@ def items(S, x):
             S.charge(0)  # which raises the error
         return list(x)
     if type(x) is Z:
-        seq = [E(u) for u in S.zone(x)]
+        seq = list(map(E_OF, S.zone(x)))
     elif isinstance(x, list):
         seq = x
     elif x is None:

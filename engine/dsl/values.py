@@ -8,6 +8,21 @@ so flow frames can hold them as plain data.
 from __future__ import annotations
 
 
+class _Table(dict):
+    """One kind's interned references by number. A reference not made yet is made on first
+    lookup, so `table[i]` (and `map(table.__getitem__, uids)`) makes lists of references
+    without running Python code for the ones that exist."""
+
+    __slots__ = ("kind",)
+
+    def __missing__(self, i):
+        ref = object.__new__(self.kind)
+        object.__setattr__(ref, "i", i)
+        if type(i) is int:
+            self[i] = ref
+        return ref
+
+
 class _Ref:
     """A player or an entity, by number: interned, so `Kind(i)` is always the same object
     for the same `i` and two references are equal exactly when they are the same object.
@@ -18,16 +33,15 @@ class _Ref:
 
     __slots__ = ("i",)
     _tag = ""
-    _interned: dict[int, _Ref] = {}
+    _interned: _Table
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        cls._interned = _Table()
+        cls._interned.kind = cls
 
     def __new__(cls, i: int):
-        ref = cls._interned.get(i)
-        if ref is None:
-            ref = object.__new__(cls)
-            object.__setattr__(ref, "i", i)
-            if type(i) is int:
-                cls._interned[i] = ref
-        return ref
+        return cls._interned[i]
 
     def __reduce__(self):
         return (type(self), (self.i,))
@@ -47,7 +61,6 @@ class P(_Ref):
 
     __slots__ = ()
     _tag = "P"
-    _interned: dict[int, P] = {}
 
 
 class E(_Ref):
@@ -55,7 +68,6 @@ class E(_Ref):
 
     __slots__ = ()
     _tag = "E"
-    _interned: dict[int, E] = {}
 
 
 class Z:
@@ -107,4 +119,5 @@ class Face:
         return self.text  # as logs and labels show it
 
 
+E_OF = E._interned.__getitem__  # uid -> E(uid), for lists of references made in bulk
 REF_TYPES = (P, E, Z, Face)
