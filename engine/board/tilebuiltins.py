@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.board.registry import board_builtin, board_of
 from engine.board.tiles import TileBoard, need_cell
+from engine.dsl import footprint
 from engine.dsl.builtins import builtin
 from engine.dsl.values import E, Z
 from engine.errors import RuleRuntimeError
@@ -42,6 +43,14 @@ _SHARED = [
 
 for _name, _args, _ret, _fx, _doc in _SHARED:
     board_builtin(_name, _args, _ret, _fx, _doc)
+
+# What two words touch, so that the end checks after an effect can be skipped when they
+# cannot have changed (engine.dsl.footprint): the tile under a square depends on the map
+# alone, which only `place_tile` changes (its footprint is everything); moving a piece
+# changes its `cell` field and the board's index of cells, which every word that reads
+# them declares (or reads everything). Only tile boards answer `move_to`.
+footprint.declare("tile_at", reads={"@tile map"})
+footprint.declare("move_to", writes={"cell"})
 
 
 def _tiles(S, fn: str) -> TileBoard:

@@ -42,6 +42,23 @@ _PLAIN = frozenset({"_items", "_repeat", "_Z", "_P", "_type"})
 _STATE_PARTS = frozenset({"pl", "ents", "vars", "players"})
 
 
+# builtins that said what they read or write (see `declare`): name -> footprint
+_DECLARED: dict[str, dict[str, frozenset]] = {"reads": {}, "writes": {}}
+# builtins that read a zone only when given one: of a list they read nothing
+_SIZE_OF = frozenset({"_b_count", "_b_empty"})
+
+
+def declare(name: str, reads=None, writes=None) -> None:
+    """Builtin `name` reads (or, as an effect, writes) only the keys `reads` (`writes`):
+    for builtins that know exactly what they touch, registered beside them (a board's
+    words). Keys may be names of the state no rule can spell, like a board's own variable;
+    what a builtin does not declare stays `ANY`."""
+    if reads is not None:
+        _DECLARED["reads"][name] = frozenset(reads)
+    if writes is not None:
+        _DECLARED["writes"][name] = frozenset(writes)
+
+
 def meet(a: frozenset, b: frozenset) -> bool:
     """Whether state read through footprint `a` may be changed through footprint `b`."""
     return ANY in a or ANY in b or not a.isdisjoint(b)
@@ -129,7 +146,36 @@ class _Reads(_Walker):
             self.found.add(node.slice.value)
         self.generic_visit(node)
 
+    def visit_Call(self, node: py.Call):
+        f = node.func
+        if isinstance(f, py.Name) and f.id in _SIZE_OF and len(node.args) == 2 and \
+                not node.keywords and self._is_list(node.args[1]):
+            self.generic_visit(node)  # `count([...])` reads what the list does, no zone
+            return
+        super().visit_Call(node)
+
+    def _is_list(self, node: py.AST) -> bool:
+        """Whether `node` surely makes a list: a list display or comprehension, or a call
+        of a procedure whose value is one."""
+        if isinstance(node, py.List | py.ListComp):
+            return True
+        f = node.func if isinstance(node, py.Call) else None
+        if not (isinstance(f, py.Name) and f.id.startswith("_pc_")):
+            return False
+        proc = _proc(self.game, f.id[len("_pc_"):])
+        if proc is None or not proc.body:
+            return False
+        try:
+            tree = py.parse("def _f():\n" + "\n".join(proc.body) + "\n")
+        except SyntaxError:
+            return False
+        body = tree.body[0].body
+        return len(body) == 1 and isinstance(body[0], py.Return) and \
+            isinstance(body[0].value, py.List | py.ListComp)
+
     def _builtin(self, name: str) -> set[str]:
+        if name in _DECLARED["reads"]:
+            return set(_DECLARED["reads"][name])
         b = BUILTINS.get(name)
         if b is None or b.effect:
             return {ANY}
@@ -180,6 +226,8 @@ class _Writes(_Walker):
         self.generic_visit(node)
 
     def _builtin(self, name: str) -> set[str]:
+        if name in _DECLARED["writes"]:
+            return set(_DECLARED["writes"][name])
         b = BUILTINS.get(name)
         if b is None:
             return {ANY}
