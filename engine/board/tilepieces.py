@@ -10,6 +10,8 @@ in step. Each lookup is then a dictionary access instead of a scan of every enti
 
 from __future__ import annotations
 
+from bisect import insort
+
 from engine.dsl.values import E
 from engine.errors import RuleRuntimeError
 
@@ -69,6 +71,25 @@ class _Listing:
         self.lists: dict = {}  # kind (or None: all) -> sorted uids
         self.taken: dict = {}  # frozenset of kinds -> names of the squares holding one
 
+    def added(self, kind: str, uid: int, k: str) -> None:
+        """A new piece `uid` of `kind` stands on square `k` (a name in the index)."""
+        for key, uids in self.lists.items():
+            if key is None or key == kind:
+                insort(uids, uid)
+        for want, taken in self.taken.items():
+            if kind in want:
+                taken.add(k)
+
+    def removed(self, kind: str, uid: int, k: str) -> None:
+        """Piece `uid` of `kind` left square `k` (a name in the index) and the board."""
+        for key, uids in self.lists.items():
+            if key is None or key == kind:
+                uids.remove(uid)
+        for want, taken in self.taken.items():
+            if kind in want:
+                taken.discard(k)
+                _take(taken, self.index, self.ents, want, k)
+
     def moved(self, kind: str, old: str, new: str) -> None:
         """A piece of `kind` went from square `old` to `new` (names in the index)."""
         for want, taken in self.taken.items():
@@ -94,9 +115,9 @@ class PiecesOnSquares:
 
     A chase lists the pieces of a kind and asks which squares they block at every step,
     while pieces mostly move and are seldom added or taken away: so the board remembers
-    what it worked out for one piece index (and entity table) at a time, keeps it in step
-    when a piece moves there, and forgets it when a piece comes or goes. A clone or a
-    loaded state has its own index, so it never reads another's.
+    what it worked out for one piece index (and entity table) at a time and keeps it in
+    step as pieces come, go and move there. A clone or a loaded state has its own index,
+    so it never reads another's.
     """
 
     _listing: _Listing = _NOTHING
@@ -123,7 +144,9 @@ class PiecesOnSquares:
         uid = S.new_entity(kind, kd.fields)
         S.ent_w(uid)["cell"] = sq
         self._add(S, uid, sq)
-        self._listing = _NOTHING
+        listing = self._listing
+        if listing.index is self._index(S) and listing.ents is S.ents:
+            listing.added(S.ents[uid]["id"], uid, sq_key(sq))
         return E(uid)
 
     def remove(self, S, e) -> None:
@@ -131,8 +154,14 @@ class PiecesOnSquares:
         ent = self._piece(S, e, "remove")
         if ent.get("@z") is not None:
             raise RuleRuntimeError(f"remove: {S.describe(e)} is in a zone, not on the board")
-        self._unindex(S, e.i, ent.get("cell"))
-        self._listing = _NOTHING
+        old = ent.get("cell")
+        listed = self._unindex(S, e.i, old)
+        listing = self._listing
+        if listing.index is self._index(S) and listing.ents is S.ents:
+            if listed == 1:
+                listing.removed(ent["id"], e.i, sq_key(old))
+            else:  # it was not listed once: work it all out again
+                self._listing = _NOTHING
         del S.ents[e.i]
 
     def move_to(self, S, e, sq) -> None:
