@@ -28,66 +28,43 @@ def _value_label(S, v) -> str:
 
 
 def _labels(S, head: str, values: list) -> list[str]:
-    """`head + _value_label(S, v) + ')'` for every value: a decision may list dozens of
-    pieces, so values of one type are labelled in C-level passes over the list (see
-    `_same_labels`), and others in one loop."""
-    fast = _same_labels(S, head, values)
-    if fast is not None:
-        return fast
-    ents = S.ents
-    out = []
-    texts_of, texts = None, None  # the texts of the last type of place seen
-    for v in values:
-        if type(v) is E:
-            ent = ents[v.i]
-            cell = ent.get("cell")
-            if cell is None:
-                out.append(head + ent["id"] + ")")
-                continue
-            if type(cell) is not texts_of:
-                texts_of = type(cell)
-                texts = _texts(S, texts_of)
-            try:
-                text = texts[cell]
-            except (KeyError, TypeError):  # not seen yet, or unhashable
-                text = _text(S, cell)
-            out.append(head + ent["id"] + "@" + text + ")")
-        else:
-            out.append(head + _value_label(S, v) + ")")
-    return out
+    """`head + _value_label(S, v) + ')'` for every value."""
+    return list(map("".join, zip(repeat(head), _value_texts(S, values), repeat(")"))))
 
 
-def _same_labels(S, head: str, values: list) -> list[str] | None:
-    """`_labels` for values all of one type that is not a player: entities that all stand
-    on places of one type, or places, numbers, texts... whose texts were all seen before
-    (see `_text`); None otherwise, for the loop to answer."""
+def _value_texts(S, values: list) -> list[str]:
+    """`_value_label(S, v)` for every value. A decision may list dozens of pieces, so values
+    of one type (players, entities standing on places of one type or on none, places,
+    numbers...) are described in C-level passes over the list; others one by one."""
     types = set(map(type, values))
-    if len(types) != 1:
-        return None
-    t = types.pop()
+    t = types.pop() if len(types) == 1 else None
     if t is P:
-        return None
+        return list(map(str, map(_UID, values)))
     if t is E:
         try:
             recs = list(map(S.ents.__getitem__, map(_UID, values)))
-        except KeyError:
-            return None
-        places = list(map(_CELL, recs))
-        kinds = set(map(type, places))
-        if len(kinds) != 1:
-            return None
-        if None in places:  # cards: their ids alone
-            return list(map("".join, zip(repeat(head), map(_ID, recs), repeat(")"))))
-        try:
-            texts = list(map(_texts(S, kinds.pop()).__getitem__, places))
-        except (KeyError, TypeError):  # not seen yet, or unhashable
-            return None
-        return list(map("".join, zip(repeat(head), map(_ID, recs), repeat("@"), texts, repeat(")"))))
+        except KeyError:  # the loop below fails at the same value
+            recs = None
+        if recs is not None:
+            places = list(map(_CELL, recs))
+            kinds = set(map(type, places))
+            if len(kinds) == 1:
+                if None in places:  # cards: their ids alone
+                    return list(map(_ID, recs))
+                return list(map("".join, zip(map(_ID, recs), repeat("@"),
+                                             _same_texts(S, kinds.pop(), places))))
+    elif t is not None:
+        return _same_texts(S, t, values)
+    return [_value_label(S, v) for v in values]
+
+
+def _same_texts(S, t: type, values: list) -> list[str]:
+    """`_text(S, v)` for values all of type `t`, from the remembered texts in one pass
+    when they were all seen before."""
     try:
-        texts = list(map(_texts(S, t).__getitem__, values))
-    except (KeyError, TypeError):
-        return None
-    return list(map("".join, zip(repeat(head), texts, repeat(")"))))
+        return list(map(_texts(S, t).__getitem__, values))
+    except (KeyError, TypeError):  # one not seen yet, or unhashable
+        return list(map(_text, repeat(S), values))
 
 
 _UID = attrgetter("i")
@@ -201,10 +178,24 @@ def _add_bindings(S, a, L: dict, out: dict, evaluate) -> None:
     _bind(S, a, 0, L, {}, found, evaluate)
     if not found:
         return
-    labels = [_label(S, a, args, False) for args in found]
+    labels = _bound_labels(S, a, found)
     dup = len(set(labels)) < len(labels)
     for args, lab in zip(found, labels, strict=True):
         out[_label(S, a, args, True) if dup else lab] = (a, args)
+
+
+def _bound_labels(S, a, found: list[dict]) -> list[str]:
+    """`_label(S, a, args, False)` for every binding in `found`, one parameter's values at a
+    time; binding by binding when that fails, to fail at the same binding as always."""
+    try:
+        parts: list = [repeat(a.id + "(")]
+        for k, (name, _) in enumerate(a.params):
+            parts += [repeat(f"{', ' if k else ''}{name}="),
+                      _value_texts(S, list(map(itemgetter(name), found)))]
+        parts.append(repeat(")"))
+        return list(map("".join, zip(*parts, strict=False)))  # the repeats never end
+    except Exception:
+        return [_label(S, a, args, False) for args in found]
 
 
 def _add_single(S, a, L: dict, out: dict, evaluate) -> None:

@@ -1,0 +1,70 @@
+"""Labels are written a list of values at a time (C-level passes over values of one type);
+check them against the one-value-at-a-time definition, for every kind of value a domain may
+list: players, pieces on squares, cards, places seen or not seen before, unhashable values
+and mixtures, and for actions with several parameters."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine.dsl.values import E, P
+from engine.flow import labels
+
+
+@pytest.fixture(scope="module")
+def dz():
+    return engine.load("defcon-z", "competitive")
+
+
+def states(game, n: int, seed: int):
+    rng = random.Random(seed)
+    S = game.new_state(players=3, seed=seed)
+    while not S.over and n:
+        d = S.decision()
+        if rng.random() < 0.1:
+            n -= 1
+            yield S
+        S.apply(rng.choice(d.actions))
+
+
+def one_by_one(S, values):
+    return [labels._value_label(S, v) for v in values]
+
+
+def test_texts_of_lists_are_the_texts_of_their_values(dz):
+    b = dz.extensions["board"]
+    checked = 0
+    for S in states(dz, 15, 4):
+        pieces = b.pieces(S)
+        cards = [E(u) for z in S.zones.values() for u in z][:12]
+        squares = [S.ents[p.i]["cell"] for p in pieces]
+        fresh = [(1000 + k, -k) for k in range(3)]  # never described before
+        for values in (pieces, cards, squares, fresh, [P(0), P(2)], [3, 1, 2], ["a", "b"],
+                       [True, 1], [[1, 2], [3]], pieces + cards, cards + squares, [P(1), 1], []):
+            assert labels._value_texts(S, list(values)) == one_by_one(S, values)
+            assert labels._labels(S, "x(v=", list(values)) == [f"x(v={t})" for t in one_by_one(S, values)]
+            checked += 1
+    assert checked > 100
+
+
+def test_a_missing_entity_fails_as_it_always_did(dz):
+    S = dz.new_state(players=2, seed=1)
+    gone = E(S.next_uid + 7)
+    with pytest.raises(KeyError):
+        labels._value_texts(S, [gone])
+
+
+def test_labels_of_several_parameters(dz):
+    b = dz.extensions["board"]
+    lure = next(a for a in dz.actions if len(a.params) == 2 and a.id == "lure-move")
+    for S in states(dz, 10, 9):
+        zombies = b.pieces(S, "zombie")
+        found = [{"z": z, "to": sq} for z in zombies for sq in b.open_steps(S, z, "zombie")]
+        found += [{"z": P(1), "to": [1, 2]}, {"z": "x", "to": None}]
+        assert labels._bound_labels(S, lure, found) == [labels._label(S, lure, args, False) for args in found]
+    bad = [{"z": E(S.next_uid + 3), "to": (0, 0)}]
+    with pytest.raises(KeyError):
+        labels._bound_labels(S, lure, bad)
