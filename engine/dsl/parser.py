@@ -1,16 +1,20 @@
 """Parse effect-language text into the AST of `engine.dsl.ast`.
 
-One shared LALR parser, made on first need. Lark errors become `DSLSyntaxError` with a
-snippet position; the pack compiler shifts that position onto the YAML file the snippet
-came from.
+Lark, with grammar/effects.lark, is the parser: one shared LALR parser, made on first
+need. Lark errors become `DSLSyntaxError` with a snippet position; the pack compiler
+shifts that position onto the YAML file the snippet came from.
 
-A load parses a few hundred snippets, and building the parser's tables costs as much as
-parsing them all, so both are kept in the user's cache (`engine.resources`,
-docs/cache.md): the tables as Lark's own serialized form, each snippet that parsed as its
-AST. Both files are plain JSON named after a digest of the grammar, this module, the AST
-module and the installed Lark, so a change to any of them starts afresh. Snippets that
-fail to parse are never cached: every error is found, worded and placed as it always was.
-Lark itself is imported only when something has to be parsed.
+Building the parser's tables in a new process costs more than reading all of a pack's
+snippets, so a snippet is first offered to `engine.dsl.fastparse`, which reads the
+everyday ones without tables and gives exactly Lark's AST, or nothing. Lark parses what
+it does not read, errors included, so every error is found, worded and placed by Lark.
+
+Both Lark's tables and each snippet's AST are kept in the user's cache
+(`engine.resources`, docs/cache.md): the tables as Lark's own serialized form, each
+snippet that parsed as its AST. Both files are plain JSON named after a digest of the
+grammar, this module, the AST module, the quick reader and the installed Lark, so a change
+to any of them starts afresh. Snippets that fail to parse are never cached. Lark itself is
+imported only when something has to be parsed by it.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from engine import resources
-from engine.dsl import ast
+from engine.dsl import ast, fastparse
 from engine.errors import DSLSyntaxError
 
 if TYPE_CHECKING:
@@ -40,7 +44,8 @@ def _grammar() -> str:
 @functools.cache
 def _version() -> str | None:
     """What every cached parse depends on, as the cache files' names (None: cache nothing)."""
-    code = resources.code_identity("lark", "engine.dsl.parser", "engine.dsl.ast")
+    code = resources.code_identity("lark", "engine.dsl.parser", "engine.dsl.ast",
+                                   "engine.dsl.fastparse")
     return resources.digest(_grammar(), code) if code is not None else None
 
 
@@ -476,7 +481,9 @@ def parse_program(text: str) -> ast.Program:
     """Statements (an effect). Remembered: packs repeat the same snippets across modes."""
     prog = _CACHE.get(text)
     if prog is None:
-        prog = _ToAst().transform(_parse_tree(text))
+        prog = fastparse.read(text, MAX_NESTING)
+        if prog is None:  # an error, or something only Lark reads: Lark decides
+            prog = _ToAst().transform(_parse_tree(text))
         _CACHE.put(text, prog)
     return prog
 

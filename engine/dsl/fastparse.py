@@ -1,0 +1,433 @@
+"""A quick reader for the snippets packs are made of, giving exactly Lark's AST or nothing.
+
+Lark is the effect language's parser and its grammar (grammar/effects.lark) the language's
+definition. But a new process must first build the grammar's LALR tables, in Python, and
+that alone cost about as much as the rest of a first load put together; Lark's parsing of a
+few hundred snippets cost about as much again. This module reads the same snippets by
+recursive descent, without tables, and builds the same `engine.dsl.ast` nodes with the same
+positions (the rules Lark's `propagate_positions` follows are spelled out where they apply).
+
+It is narrower than the grammar on purpose. Whenever it is not sure, it gives up and
+returns None, and `engine.dsl.parser` hands the text to Lark: on any error (so every
+message and position comes from Lark, as before), on a keyword where a name is expected
+(Lark's contextual lexer reads `x.if` as a name), on tabs, carriage returns, form feeds,
+line continuations or any character outside ASCII but in a string, and on nesting that might be deeper than
+`MAX_NESTING`. tests/dsl/test_fastparse.py checks it against Lark on every snippet of the
+bundled packs and on generated ones: whatever it reads, Lark reads the same.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.dsl import ast
+
+_KEYWORDS = frozenset({"and", "or", "not", "in", "if", "elif", "else", "for", "repeat", "pass",
+                       "call", "true", "false", "none"})
+_CONSTS = {"true": True, "false": False, "none": None}
+
+# One token per match; `lastgroup` is its kind. Newlines, blank lines and comments run
+# together into one end-of-line token, as the grammar's _NL does.
+_TOKEN = re.compile(r"""
+    (?P<SP>\ +)
+  | (?P<NL>(?:\n\ *|\#[^\n]*)+)
+  | (?P<NAME>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<NUMBER>[0-9]+)
+  | (?P<STRING>'[^'\\\n]*(?:\\.[^'\\\n]*)*'|"[^"\\\n]*(?:\\.[^"\\\n]*)*")
+  | (?P<OP>\+=|-=|\*=|==|!=|<=|>=|[<>=+\-*/%.,;:()\[\]])
+""", re.VERBOSE)
+_REFUSED = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")  # tabs, \r, \f: control characters but \n
+_COMPOPS = frozenset({"==", "!=", "<=", ">=", "<", ">"})
+_AUGOPS = frozenset({"+=", "-=", "*="})
+_OPEN, _CLOSE = frozenset("(["), frozenset(")]")
+_INDENT, _DEDENT, _END = "<indent>", "<dedent>", "<end>"
+
+
+class _GiveUp(Exception):
+    """Not sure: let Lark parse it."""
+
+
+def read(text: str, max_nesting: int) -> ast.Program | None:
+    """The AST Lark would give for `text`, or None whenever that is not certain."""
+    src = text if text.endswith("\n") else text + "\n"
+    if _REFUSED.search(src):
+        return None
+    try:
+        prog = _Reader(_tokens(src)).program()
+        return prog if _height(prog) <= max_nesting else None
+    except (_GiveUp, IndexError, ValueError, RecursionError):
+        return None
+
+
+def _tokens(src: str) -> list[tuple[str, str, ast.Pos]]:
+    """(kind, text, (line, col)) as Lark's lexer and the grammar's indenter give them:
+    keywords are their own kind, end-of-line inside brackets is dropped, indentation
+    becomes indent and dedent tokens at the end-of-line token's place."""
+    out: list[tuple[str, str, ast.Pos]] = []
+    line, line_start, depth, indents = 1, 0, 0, [0]
+    pos, end = 0, len(src)
+    match = _TOKEN.match
+    while pos < end:
+        m = match(src, pos)
+        if m is None:
+            raise _GiveUp
+        kind, value = m.lastgroup, m.group()
+        where = (line, pos - line_start + 1)
+        pos = m.end()
+        if kind == "NL":
+            breaks = value.count("\n")
+            if breaks:
+                line += breaks
+                line_start = m.start() + value.rindex("\n") + 1
+            if depth:
+                continue
+            out.append(("NL", value, where))
+            indent = pos - line_start
+            if indent > indents[-1]:
+                indents.append(indent)
+                out.append((_INDENT, "", where))
+                continue
+            while indent < indents[-1]:
+                indents.pop()
+                out.append((_DEDENT, "", where))
+            if indent != indents[-1]:
+                raise _GiveUp
+            continue
+        if kind == "SP":
+            continue
+        if kind == "NAME" and value in _KEYWORDS:
+            kind = value
+        elif kind == "OP":
+            kind = value
+            if value in _OPEN:
+                depth += 1
+            elif value in _CLOSE:
+                depth -= 1
+                if depth < 0:
+                    raise _GiveUp
+        out.append((kind, value, where))
+    where = out[-1][2] if out else (1, 1)
+    out.extend((_DEDENT, "", where) for _ in indents[1:])
+    out.append((_END, "", where))
+    return out
+
+
+class _Reader:
+    """Recursive descent over the tokens. Expression methods return (node, start): start is
+    where the expression's text begins including brackets around it, which is the position
+    Lark gives a node whose first part is that expression."""
+
+    def __init__(self, tokens):
+        self.toks = tokens
+        self.i = 0
+
+    # -- helpers --
+    def kind(self) -> str:
+        return self.toks[self.i][0]
+
+    def take(self, kind: str):
+        tok = self.toks[self.i]
+        if tok[0] != kind:
+            raise _GiveUp
+        self.i += 1
+        return tok
+
+    def name(self) -> str:
+        return self.take("NAME")[1]
+
+    # -- statements --
+    def program(self) -> ast.Program:
+        first = None
+        if self.kind() == "NL":
+            first = self.toks[self.i][2]
+            self.i += 1
+        body: list[ast.Node] = []
+        while self.kind() != _END:
+            starts = self.statement(body)
+            if first is None:
+                first = starts
+        return ast.Program(first or (1, 1), tuple(body))
+
+    def statement(self, out: list) -> ast.Pos:
+        """One grammar `stmt` into `out`; its start."""
+        kind = self.kind()
+        if kind == "if":
+            return self.if_stmt(out)
+        if kind == "for":
+            pos = self.take("for")[2]
+            var = self.name()
+            self.take("in")
+            source = self.expr()[0]
+            self.take(":")
+            out.append(ast.For(pos, var, source, self.suite()))
+            return pos
+        if kind == "repeat":
+            pos = self.take("repeat")[2]
+            count = self.expr()[0]
+            self.take(":")
+            out.append(ast.Repeat(pos, count, self.suite()))
+            return pos
+        start = self.simple_statements(out)
+        self.take("NL")
+        return start
+
+    def if_stmt(self, out: list) -> ast.Pos:
+        pos = self.take("if")[2]
+        branches = []
+        while True:
+            cond = self.expr()[0]
+            self.take(":")
+            branches.append((cond, self.suite()))
+            if self.kind() != "elif":
+                break
+            self.i += 1
+        orelse: tuple = ()
+        if self.kind() == "else":
+            self.i += 1
+            self.take(":")
+            orelse = self.suite()
+        out.append(ast.If(pos, tuple(branches), orelse))
+        return pos
+
+    def suite(self) -> tuple:
+        body: list[ast.Node] = []
+        if self.kind() != "NL":
+            self.simple_statements(body)
+            self.take("NL")
+            return tuple(body)
+        self.i += 1
+        self.take(_INDENT)
+        while self.kind() != _DEDENT:
+            self.statement(body)
+        self.i += 1
+        return tuple(body)
+
+    def simple_statements(self, out: list) -> ast.Pos:
+        start = self.small(out)
+        while self.kind() == ";":
+            self.i += 1
+            self.small(out)
+        return start
+
+    def small(self, out: list) -> ast.Pos:
+        kind = self.kind()
+        if kind == "pass":
+            pos = self.take("pass")[2]
+            out.append(ast.Pass(pos))
+            return pos
+        if kind == "call":
+            pos = self.take("call")[2]
+            proc = self.name()
+            self.take("(")
+            args, kwargs = self.arguments()
+            out.append(ast.CallFlow(pos, proc, args, kwargs))
+            return pos
+        node, start = self.expr()
+        op = self.kind()
+        if op == "=" or op in _AUGOPS:
+            # A target is a name, `x.name` or `x[i]`, never a whole in brackets.
+            if not isinstance(node, (ast.Name, ast.Attr, ast.Index)) or node.pos != start:
+                raise _GiveUp
+            self.i += 1
+            out.append(ast.Assign(start, node, op, self.expr()[0]))
+        else:
+            out.append(ast.ExprStmt(start, node))
+        return start
+
+    def arguments(self) -> tuple[tuple, tuple]:
+        """After '(': arguments up to and including ')'."""
+        args: list = []
+        kwargs: list = []
+        while self.kind() != ")":
+            if self.kind() == "NAME" and self.toks[self.i + 1][0] == "=":
+                key = self.name()
+                self.i += 1
+                kwargs.append((key, self.expr()[0]))
+            else:
+                args.append(self.expr()[0])
+            if self.kind() != ",":
+                break
+            self.i += 1
+        self.take(")")
+        return tuple(args), tuple(kwargs)
+
+    # -- expressions, lowest precedence first --
+    def expr(self):
+        left, start = self.and_expr()
+        while self.kind() == "or":
+            self.i += 1
+            left = ast.BinOp(start, "or", left, self.and_expr()[0])
+        return left, start
+
+    def and_expr(self):
+        left, start = self.not_expr()
+        while self.kind() == "and":
+            self.i += 1
+            left = ast.BinOp(start, "and", left, self.not_expr()[0])
+        return left, start
+
+    def not_expr(self):
+        if self.kind() == "not":
+            pos = self.take("not")[2]
+            return ast.Not(pos, self.not_expr()[0]), pos
+        return self.comparison()
+
+    def comparison(self):
+        left, start = self.sum()
+        kind = self.kind()
+        if kind in _COMPOPS:
+            op = kind
+        elif kind == "in":
+            op = "in"
+        elif kind == "not" and self.toks[self.i + 1][0] == "in":
+            op = "notin"
+            self.i += 1
+        else:
+            return left, start
+        self.i += 1
+        return ast.BinOp(start, op, left, self.sum()[0]), start
+
+    def sum(self):
+        left, start = self.term()
+        while self.kind() in ("+", "-"):
+            op = self.toks[self.i][0]
+            self.i += 1
+            left = ast.BinOp(start, op, left, self.term()[0])
+        return left, start
+
+    def term(self):
+        left, start = self.factor()
+        while self.kind() in ("*", "/", "%"):
+            op = self.toks[self.i][0]
+            self.i += 1
+            left = ast.BinOp(start, op, left, self.factor()[0])
+        return left, start
+
+    def factor(self):
+        if self.kind() == "-":
+            pos = self.take("-")[2]
+            return ast.Neg(pos, self.factor()[0]), pos
+        return self.postfix()
+
+    def postfix(self):
+        node, start = self.atom()
+        while True:
+            kind = self.kind()
+            if kind == ".":
+                self.i += 1
+                node = ast.Attr(start, node, self.name())
+            elif kind == "[":
+                self.i += 1
+                node = ast.Index(start, node, self.expr()[0])
+                self.take("]")
+            else:
+                return node, start
+
+    def atom(self):
+        kind, value, pos = self.toks[self.i]
+        self.i += 1
+        if kind == "NAME":
+            if self.kind() != "(":
+                return ast.Name(pos, value), pos
+            self.i += 1
+            args, kwargs = self.arguments()
+            return ast.Call(pos, value, args, kwargs), pos
+        if kind == "NUMBER":
+            return ast.Const(pos, int(value)), pos  # ValueError past int_max_str_digits
+        if kind == "STRING":
+            return ast.Const(pos, _unescape(value)), pos
+        if kind in _CONSTS:
+            return ast.Const(pos, _CONSTS[kind]), pos
+        if kind == "(":
+            node = self.expr()[0]
+            self.take(")")
+            return node, pos
+        if kind == "[":
+            return self.bracket(pos), pos
+        raise _GiveUp
+
+    def bracket(self, pos: ast.Pos) -> ast.Node:
+        """After '[': a list or a comprehension."""
+        items: list = []
+        if self.kind() != "]":
+            items.append(self.expr()[0])
+            if self.kind() == "for":
+                self.i += 1
+                var = self.name()
+                self.take("in")
+                source = self.expr()[0]
+                cond = None
+                if self.kind() == "if":
+                    self.i += 1
+                    cond = self.expr()[0]
+                self.take("]")
+                return ast.Comprehension(pos, items[0], var, source, cond)
+            while self.kind() == ",":
+                self.i += 1
+                if self.kind() == "]":
+                    break
+                items.append(self.expr()[0])
+        self.take("]")
+        return ast.ListLit(pos, tuple(items))
+
+
+def _unescape(raw: str) -> str:
+    body = raw[1:-1]
+    if "\\" not in body:
+        return body
+    out, i = [], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def _height(node) -> int:
+    """At least the depth of the tree Lark would build (its `_depth`): one level per node,
+    one per argument list, keyword argument, block and `elif`/`else` clause, and one per
+    statement for the tree `a; b` makes."""
+    if isinstance(node, ast.BinOp):
+        return 1 + max(_height(node.left), _height(node.right))
+    if isinstance(node, (ast.Name, ast.Const, ast.Pass)):
+        return 1
+    if isinstance(node, ast.Attr):
+        return 1 + _height(node.obj)
+    if isinstance(node, ast.Index):
+        return 1 + max(_height(node.obj), _height(node.index))
+    if isinstance(node, (ast.Not, ast.Neg)):
+        return 1 + _height(node.operand)
+    if isinstance(node, (ast.Call, ast.CallFlow)):
+        if not node.args and not node.kwargs:
+            return 1
+        return 2 + max([_height(a) for a in node.args] + [1 + _height(v) for _, v in node.kwargs])
+    if isinstance(node, ast.ListLit):
+        return 1 + max([_height(x) for x in node.items], default=0)
+    if isinstance(node, ast.Comprehension):
+        parts = [node.item, node.source] + ([node.cond] if node.cond is not None else [])
+        return 1 + max(_height(x) for x in parts)
+    if isinstance(node, ast.Assign):
+        return 1 + max(_height(node.target), _height(node.value))
+    if isinstance(node, ast.ExprStmt):
+        return 1 + _height(node.expr)
+    if isinstance(node, ast.If):
+        parts = [_height(node.branches[0][0]), _block(node.branches[0][1])]
+        parts += [1 + max(_height(c), _block(b)) for c, b in node.branches[1:]]
+        if node.orelse:
+            parts.append(1 + _block(node.orelse))
+        return 1 + max(parts)
+    if isinstance(node, (ast.For, ast.Repeat)):
+        head = node.source if isinstance(node, ast.For) else node.count
+        return 1 + max(_height(head), _block(node.body))
+    if isinstance(node, ast.Program):
+        return 1 + max([1 + _height(s) for s in node.body], default=0)
+    raise _GiveUp
+
+
+def _block(body: tuple) -> int:
+    return 1 + max([1 + _height(s) for s in body], default=0)
