@@ -241,20 +241,13 @@ class TileBoard(PiecesOnSquares, Extension):
             return []
         m = self.map(S)
         want = _kind_set(kinds)
-        steps = m.adj.get(sq, ()) if toward is None else self._toward(S, m, toward).of(sq)
-        index, ents = S.vars[KEY]["at"], S.ents
-        out = []
-        for nb in steps:
-            uids = index.get(sq_key(nb))
-            if uids:
-                for u in uids:
-                    if ents[u]["id"] in want:
-                        break
-                else:
-                    out.append(nb)
-            else:
-                out.append(nb)
-        return out
+        if toward is None:
+            steps, keys = m.adj.get(sq, ()), _near(m)[sq]
+        else:
+            closer = self._toward(S, m, toward)
+            steps, keys = closer.of(sq), closer.keys_of(sq)
+        # the steps whose names are not among the squares taken (kept in step, see `taken`)
+        return list(compress(steps, map(not_, map(self.taken(S, want).__contains__, keys))))
 
     def movable(self, S, xs, kinds, toward=None, skip=None) -> list:
         """The pieces (or squares) of `xs` that have an open step (see `open_steps`), less
@@ -401,7 +394,7 @@ class Closer:
             return ()
         got = self.keys.get(sq)
         if got is None:
-            got = self.keys[sq] = tuple([sq_key(nb) for nb in self._down(sq)])
+            got = self.keys[sq] = tuple([sq_key(nb) for nb in self.of(sq)])
         return got
 
     def _down(self, sq) -> list:
