@@ -9,9 +9,13 @@ is written: `params.blocks: expected an integer, got 'sixteen'`.
 Schemas are read once from `schemas/` and each variant gets one reused validator: building
 a validator compiles the schema's references, which is too slow to repeat per file.
 
+Most packs have no problem at all, so each value is first given to a quick check
+(`engine.pack.quickschema`) that can only say "certainly passes"; jsonschema runs, and is
+imported, only when it does not.
+
 A check that passed is remembered in the user's cache (docs/cache.md) by a digest of the
-checked values, the schema, this module and the installed jsonschema: the same files next
-time pass without importing jsonschema at all. Failures are never remembered, so every
+checked values, the schema, this module, the quick check and the installed jsonschema: the
+same files next time are not checked again. Failures are never remembered, so every
 problem is found and worded afresh.
 """
 
@@ -25,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import resources
 from engine.errors import Problem, did_you_mean
+from engine.pack.quickschema import compile_schema
 from engine.pack.yamlspan import Node, node_at, plain
 
 if TYPE_CHECKING:
@@ -54,7 +59,10 @@ def _checked(name: str, overlay: bool, node: Node) -> list[Problem]:
     key = passed.key(overlay, instance)
     if key is not None and key in passed.keys:
         return []
-    problems = _check(_validator(name, overlay), node, instance)
+    if _quickly_passes(name, overlay, instance):
+        problems = []
+    else:
+        problems = _check(_validator(name, overlay), node, instance)
     if not problems and key is not None:
         passed.add(key)
     return problems
@@ -80,7 +88,8 @@ class _Passed:
         self.keys: dict[str, None] = {}  # ordered, oldest first
         if folder is None:
             return
-        code = resources.code_identity("jsonschema", "referencing", "engine.pack.schema")
+        code = resources.code_identity("jsonschema", "referencing", "engine.pack.schema",
+                                       "engine.pack.quickschema")
         if code is None:
             return
         self.version = resources.digest(name, _schema_bytes(name), code)
@@ -134,13 +143,31 @@ def __getattr__(name: str):
 
 
 @cache
-def _validator(name: str, overlay: bool) -> Draft202012Validator:
+def _schema(name: str, overlay: bool) -> dict:
     schema = json.loads(_schema_bytes(name).decode("utf-8"))
-    if overlay:
-        schema = _relaxed(schema)
+    return _relaxed(schema) if overlay else schema
+
+
+@cache
+def _validator(name: str, overlay: bool) -> Draft202012Validator:
     # Not check_schema(schema): checking our own schemas against the metaschema cost as
     # much as loading a pack, on every start. Tests check them once (tests/bench).
-    return _validator_class()(schema)
+    return _validator_class()(_schema(name, overlay))
+
+
+@cache
+def _quick(name: str, overlay: bool):
+    return compile_schema(_schema(name, overlay))
+
+
+def _quickly_passes(name: str, overlay: bool, instance: Any) -> bool:
+    """True when the value certainly passes (engine.pack.quickschema): then jsonschema,
+    which finds and words the problems, need not be imported at all."""
+    quick = _quick(name, overlay)
+    try:
+        return quick is not None and quick(instance)
+    except RecursionError:
+        return False
 
 
 def _relaxed(schema: dict) -> dict:
