@@ -1,9 +1,10 @@
 """The flow machine: runs a state's frame stack until a player must decide.
 
-The stack is plain data (see `nodes.py`). `run` pops and pushes frames, running effects
-atomically, until the top frame is an `ask` or a `window` that has someone to ask, or the
-game is over. `apply_action` resumes it. Windows where nobody can act are skipped without
-asking anyone, so "any time" rules cost nothing when no card could be played.
+The stack is plain data (see `nodes.py`). `run` hands the top frame to its node's stepper
+(`steppers.py`), which pops and pushes frames, running effects atomically, until an `ask`
+or a `window` has someone to ask, or the game is over. `apply_action` resumes it. Windows
+where nobody can act are skipped without asking anyone, so "any time" rules cost nothing
+when no card could be played.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from engine.dsl.compiler import Compiled, error_pos, runtime_message
 from engine.dsl.values import E, P
 from engine.errors import HordeError, RuleRuntimeError
 from engine.flow.decision import Decision
-from engine.flow.labels import first_may_act, legal_bindings, needs_locals
-from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, WINDOW
+from engine.flow.labels import legal_bindings
+from engine.flow.nodes import ASK, FOR_EACH, WINDOW
 from engine.flow.steppers import stepper
 
 # what a failing snippet may raise: each becomes a RuleRuntimeError at the snippet's place
@@ -144,39 +145,26 @@ def start_turn(S, player) -> None:
         S.log.append({"t": "msg", "text": f"turn limit {limit} reached"})
         S.finish(winners=[], limit=True)
         return
-    S.cur = player.i
-    S.turn = turn = dict(g.turn_init)
+    S.cur = i = player.i
+    S.turn = turn = g.turn_init.copy()
     lists = g.plans.get("turn lists")
     if lists is None:
         lists = g.plans["turn lists"] = [k for k, v in turn.items() if type(v) is list]
     for k in lists:  # each turn starts with fresh lists
         turn[k] = list(turn[k])
-    S.turns += 1
-    S.log.append({"t": "turn", "p": player.i, "n": S.turns})
+    S.turns = n = S.turns + 1
+    S.log.append({"t": "turn", "p": i, "n": n})
     if "turn_start" in g.triggers:
         S.emit("turn_start", {"player": player})
         after_effect(S)
 
 
-def window_order(S, who: str) -> tuple[int, ...]:
-    """The seats a window asks, in turn order from the current player."""
-    key = (len(S.pl), S.cur, who)
-    order = _ORDERS.get(key)
-    if order is None:
-        n, cur = len(S.pl), S.cur
-        order = (cur,) if who == "current" else tuple((cur + k) % n for k in range(n))
-        order = _ORDERS[key] = order[1:] if who == "others" else order
-    return order
-
-
-_ORDERS: dict[tuple[int, int, str], tuple[int, ...]] = {}  # (players, current, who) -> seats
-
-
 def run(S) -> None:
-    """Advance until a decision is pending or the game is over."""
-    g = S.game
-    nodes = g.nodes
-    steppers = g.plans.setdefault("steppers", {})
+    """Advance until a decision is pending or the game is over: the stepper of the top
+    frame runs (see `steppers.py`) until it needs the interpreter to go on."""
+    steppers = S.game.plans.get("steppers")
+    if steppers is None:
+        steppers = S.game.plans["steppers"] = {}
     S._decision = None
     while not S.over:
         stack = S.stack
@@ -184,67 +172,12 @@ def run(S) -> None:
             S.finish(winners=[])
             return
         fr = stack[-1]
-        step = steppers[fr[0]] if fr[0] in steppers else stepper(g, fr[0])
-        if step is not None:  # a sequence or a loop
-            step(S, fr)
-            continue
-        node = nodes[fr[0]]
-        k = node.kind
-        if k == DO:
-            stack.pop()
-            run_effect(S, node.fx, locals_for(S, node.fx))
-        elif k == IF:
-            stack.pop()
-            branch = node.then if evaluate(S, node.cond, locals_for(S, node.cond)) else node.orelse
-            if branch is not None:
-                push(S, branch)
-        elif k == ASK:
-            L = flow_locals(S)
-            who = evaluate(S, node.who, L) if node.who is not None else S.players[S.cur]
-            binds = legal_bindings(S, node.point, who.i, L)
-            if not binds:
-                S.stack.pop()
-                continue
-            if node.can_pass:
-                binds["pass"] = (None, {})
-            S._decision = _decision(who.i, node.point, "ask", binds)
+        (steppers.get(fr[0]) or stepper(S.game, fr[0]))(S, fr)
+        if S._decision is not None:
             return
-        elif k == WINDOW:
-            if fr[3] is None:
-                fr[3] = {"order": list(window_order(S, node.who or "any")), "k": 0, "passed": 0}
-            w = fr[3]
-            order = w["order"]
-            size = len(order)
-            point = node.point
-            L = flow_locals(S) if needs_locals(g, point) else {}
-            passed, i = w["passed"], w["k"]
-            while passed < size:
-                # the seats that surely cannot act are passed over in one call
-                j = first_may_act(S, point, [order[(i + n) % size] for n in range(size - passed)])
-                passed += j
-                i += j
-                if passed >= size:
-                    break
-                seat = order[i % size]
-                binds = legal_bindings(S, point, seat, L)
-                if binds:
-                    w["passed"], w["k"] = passed, i
-                    binds["pass"] = (None, {})
-                    S._decision = _decision(seat, point, "window", binds)
-                    return
-                passed += 1
-                i += 1
-            stack.pop()
-        elif k == CALL:
-            S.stack.pop()
-            L = flow_locals(S)
-            args = {name: evaluate(S, c, L) for name, c in node.args.items()}
-            push_proc(S, node.proc, args)
-        else:  # pragma: no cover
-            raise RuleRuntimeError(f"unknown flow node {k}")
 
 
-def _decision(player: int, point: str, kind: str, binds: dict) -> Decision:
+def decision(player: int, point: str, kind: str, binds: dict) -> Decision:
     return Decision(player, point, kind, sorted(binds), binds)
 
 
@@ -264,12 +197,12 @@ def current_decision(S) -> Decision | None:
         binds = legal_bindings(S, node.point, who.i, L)
         if node.can_pass:
             binds["pass"] = (None, {})
-        return _decision(who.i, node.point, "ask", binds)
+        return decision(who.i, node.point, "ask", binds)
     if node.kind == WINDOW and fr[3] is not None:
         seat = fr[3]["order"][fr[3]["k"] % len(fr[3]["order"])]
         binds = legal_bindings(S, node.point, seat, L)
         binds["pass"] = (None, {})
-        return _decision(seat, node.point, "window", binds)
+        return decision(seat, node.point, "window", binds)
     return None
 
 
@@ -278,9 +211,10 @@ def apply_action(S, d: Decision, label: str) -> None:
     fr = S.stack[-1]
     node = S.game.nodes[fr[0]]
     entry = {"t": "act", "p": d.player, "a": label}
-    named = [v.i for v in args.values() if type(v) is E]
-    if named:  # which entities the label names, so views can mask ones that become hidden
-        entry["e"] = named
+    if args:
+        named = [v.i for v in args.values() if type(v) is E]
+        if named:  # which entities the label names, so views can mask ones that become hidden
+            entry["e"] = named
     S.log.append(entry)
     if node.kind == WINDOW:
         if action is None:

@@ -1,47 +1,77 @@
-"""Sequences of the flow compiled to Python: one generated function per `seq` node.
+"""Every flow node as a function that runs it from its frame: the machine's steppers.
 
-The machine in `machine.py` interprets the flow one node at a time: it pushes a frame for
-every child of a sequence, pops it on the next round and dispatches on its kind. Most
-children are an effect, a test or a window nobody can act in, so most of that work only
-moves a frame on and off the stack. A *stepper* runs the children of one sequence in
-straight-line code instead, from the position its frame holds, and stops where the
-interpreter would have to take over: a child that needs a frame of its own (a window
-someone may act in, an ask, a loop, a call, a nested sequence), an effect that pushed or
-popped frames, or the end of the game.
+The frame stack is the machine's state (see `nodes.py`): `[node, next child, vars, data,
+boundary]`, so states clone, save and reload as plain data, and a state saved anywhere
+resumes at the same place. What runs a frame is a *stepper* `step(S, fr)`, made once per
+node and game; `machine.run` only calls the stepper of the top frame until a decision is
+pending or the game is over.
 
-The frame stays the interpreter's: `[node, next child, vars, data, boundary]`, so states
-clone, save and reload exactly as before, and a state saved mid-sequence resumes at the
-same child. Everything a child does is what its own frame would have done — the same
-effect runs with the same locals, the same step charges, the same error locations —
-with the sequence's frame on top instead of the child's. That frame holds no variables
-and is no procedure boundary, so no effect can tell the difference.
+A stepper runs its node until it is done (its frame popped), a decision is pending
+(`S._decision` set, its frame on top), or the interpreter must take over (another frame
+on top: a call pushed by an effect, the end of a turn; or the end of the game). Sequences
+are compiled to Python: one generated function per `seq` node runs its children in
+straight-line code from the position its frame holds, and a child that has a frame of its
+own (a nested sequence, a loop, a window, an ask, a procedure's body) gets it pushed and
+its stepper called in place. So a whole turn runs as nested calls, and the stack of frames
+is what the interpreter would have built, frame for frame: everything a child does is what
+its own frame would have done — the same effect with the same locals, the same step
+charges, the same error locations.
 """
 
 from __future__ import annotations
 
-from engine.flow.labels import needs_locals, window_check
-from engine.flow.nodes import CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
+from engine.flow.labels import legal_bindings, needs_locals, window_check
+from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
+
+# a stepper runs a procedure's body in place only while the stack is this shallow: deeper,
+# (a recursive procedure) the interpreter's loop takes it, and Python's stack stays small
+INLINE_DEPTH = 64
 
 
 def stepper(game, nid: int):
-    """The stepper of node `nid` (a sequence or a loop), made on first use; None for the
-    kinds the interpreter runs itself (asks, windows, calls)."""
+    """The stepper of node `nid`, made on first use."""
     steppers = game.plans.setdefault("steppers", {})
-    if nid not in steppers:
-        kind = game.nodes[nid].kind
-        make = _MAKERS.get(kind)
-        steppers[nid] = make(game, nid) if make is not None else None
-    return steppers[nid]
+    step = steppers.get(nid)
+    if step is None:
+        step = steppers[nid] = _MAKERS[game.nodes[nid].kind](game, nid)
+    return step
+
+
+class _Orders(dict):
+    """players -> the seats a window of one kind (`who`) asks, by current seat: in turn
+    order from the current player, made once per player count."""
+
+    def __init__(self, who: str):
+        super().__init__()
+        self.who = who
+
+    def __missing__(self, n: int) -> list[tuple[int, ...]]:
+        table = []
+        for cur in range(n):
+            order = (cur,) if self.who == "current" else tuple((cur + k) % n for k in range(n))
+            table.append(order[1:] if self.who == "others" else order)
+        self[n] = table
+        return table
+
+
+ORDERS = {who: _Orders(who) for who in ("any", "others", "current")}
+
+
+def window_order(S, who: str) -> tuple[int, ...]:
+    """The seats a window asks, in turn order from the current player."""
+    return ORDERS[who][len(S.pl)][S.cur]
 
 
 def _namespace(game) -> dict:
     from engine.flow import machine
 
     return {"after_effect": machine.after_effect, "flow_locals": machine.flow_locals,
-            "located": machine.located, "push": machine.push, "window_order": machine.window_order,
-            "push_proc": machine.push_proc,
-            "evaluate": machine.evaluate, "CATCH": machine.CATCH, "len": len}
+            "located": machine.located, "push": machine.push, "evaluate": machine.evaluate,
+            "CATCH": machine.CATCH, "len": len, "_steppers": game.plans.setdefault("steppers", {}),
+            "_stepper": stepper}
 
+
+# ---- sequences, compiled ----
 
 def _make_seq(game, nid: int):
     node = game.nodes[nid]
@@ -61,19 +91,171 @@ def _make_seq(game, nid: int):
     return ns[f"_seq_{nid}"]
 
 
+_BACK = ["if S.over or not stack or stack[-1] is not fr:",
+         "    return"]
+
+
+def _push(game, nid: int, vars: str = "None", boundary: bool = False) -> list[str]:
+    """`push(S, nid, ...)`, written out: its depth check (push raises the error), its frame."""
+    return [f"if len(stack) > {game.limits['depth'] * 8}:",
+            f"    push(S, {nid}, {vars}, {boundary})",
+            f"stack.append([{nid}, 0, {vars}, None, {boundary}])"]
+
+
+def _locals(c) -> str:
+    return "{}" if c.uses == () else "flow_locals(S)"
+
+
+def _child(game, cid: int, child, ns: dict) -> list[str]:
+    """The code that runs one child in place; it returns when the interpreter must go on."""
+    if child.kind == DO:
+        from engine.flow.machine import may_end
+
+        fx = child.fx
+        ns[f"_fx{cid}"] = fx
+        ns[f"_fxfn{cid}"] = fx.fn
+        # run_effect(S, fx, L), written out, with after_effect called only when it has
+        # something to do; then frames pushed or popped (a call, the end of a turn) or the
+        # end of the game hand over to the interpreter
+        out = ["S.fx_steps = 1",  # S.charge(1) after S.fx_steps = 0
+               "S.steps += 1",
+               "if S.steps > S.step_cap" + (" or S.fx_cap < 1:" if game.limits["effect_steps"] < 1 else ":"),
+               "    S.charge(0)",
+               "try:",
+               f"    _fxfn{cid}(S, {_locals(fx)})",
+               "except CATCH as exc:",
+               f"    raise located(exc, _fx{cid}) from None"]
+        if may_end(game, fx):
+            return [*out, f"after_effect(S, _fx{cid})", *_BACK]
+        out += ["if S.events or S.end_turn_requested:", f"    after_effect(S, _fx{cid})"]
+        if not contained(game, fx):
+            return [*out, *_BACK]
+        # an effect that can neither push nor pop frames nor end the game: only what
+        # after_effect does (triggers, the end of the turn) can
+        return [*out, *("    " + line for line in _BACK)]
+    if child.kind == IF:
+        ns[f"_if{cid}"] = child.cond
+        ns[f"_iffn{cid}"] = child.cond.fn
+        out = ["try:",
+               f"    test = _iffn{cid}(S, {_locals(child.cond)})",
+               "except CATCH as exc:",
+               f"    raise located(exc, _if{cid}) from None"]
+        for branch, word in ((child.then, "if test:"), (child.orelse, "else:")):
+            if branch is None:
+                continue
+            out += [word] + ["    " + line for line in _nested(game, branch, ns)]
+        return out
+    if child.kind == CALL:
+        # the call's frame would be popped before its arguments are evaluated: they see the
+        # same locals with the sequence's frame on top; then the procedure's body runs
+        body = game.flow_procs[child.proc]
+        out = []
+        args = "{}"
+        if child.args:
+            ns[f"_args{cid}"] = tuple(child.args.items())
+            out += ["L = flow_locals(S)",
+                    f"args = {{name: evaluate(S, c, L) for name, c in _args{cid}}}",
+                    "if S.over:",
+                    "    return"]
+            args = "args"
+        return [*out, *_push(game, body, args, True),
+                f"if len(stack) > {INLINE_DEPTH}:",
+                "    return",
+                # the body's stepper, looked up when the call runs: a procedure may call itself
+                f"(_steppers.get({body}) or _stepper(S.game, {body}))(S, stack[-1])",
+                *_BACK]
+    if child.kind == WINDOW:
+        point = child.point
+        if not game.actions_at.get(point):
+            return []  # nobody can ever act in it
+        ns[f"_step{cid}"] = stepper(game, cid)
+        if needs_locals(game, point):  # its frame gathers the locals
+            return [*_push(game, cid), f"_step{cid}(S, stack[-1])", *_BACK]
+        ns[f"_win{cid}"] = window_check(game, point)
+        ns[f"_ord{cid}"] = ORDERS[child.who or "any"]
+        # the seats that surely cannot act are passed over before the window has a frame;
+        # its stepper starts at the first seat that may act
+        return ["order = " + ("(S.cur,)" if child.who == "current" else f"_ord{cid}[len(S.pl)][S.cur]"),
+                f"first = _win{cid}(S, order)",
+                "if first < len(order):",
+                *("    " + line for line in _push(game, cid)),
+                f"    _step{cid}(S, stack[-1], order, first)",
+                *("    " + line for line in _BACK)]
+    return _nested(game, cid, ns)
+
+
+def contained(game, c) -> bool:
+    """Whether effect `c` surely neither pushes nor pops a frame nor ends the game by itself
+    (what `after_effect` does afterwards aside): it calls no flow procedure and only
+    builtins of the core vocabulary other than `win` and `end_game`, and procedures that
+    are contained too. Made once per snippet and game."""
+    memo = game.plans.setdefault("contained", {})
+    key = id(c)  # the game holds `c`, so its id stays its own
+    if key not in memo:
+        memo[key] = False  # a procedure that calls itself is not known to be contained
+        memo[key] = _contained(game, c)
+    return memo[key]
+
+
+_SAFE_HELPERS = frozenset({"_get", "_set", "_items", "_repeat", "_in", "_Z", "_type", "_P", "_E"})
+_ENDING = frozenset({"win", "end_game"})
+
+
+def _contained(game, c) -> bool:
+    import ast as py
+
+    from engine.dsl import builtins
+
+    if c.body is None or not c.body:
+        return False
+    try:
+        tree = py.parse("def _f():\n" + "\n".join(c.body) + "\n")
+    except SyntaxError:
+        return False
+    names = c.fn.__globals__
+    for node in py.walk(tree):
+        if not isinstance(node, py.Call):
+            continue
+        if not isinstance(node.func, py.Name):
+            return False  # a method: S.call_flow(...)
+        name = node.func.id
+        if name.startswith("_b_"):
+            b = builtins.BUILTINS.get(name[3:])
+            if b is None or name[3:] in _ENDING or names.get(name) is not b.fn or \
+                    b.fn.__module__ != builtins.__name__:
+                return False
+        elif name.startswith("_pc_"):
+            entry = game.effect_procs.get(name[4:])
+            if entry is None or not contained(game, entry[1]):
+                return False
+        elif not (name.startswith("_py_") or name in _SAFE_HELPERS):
+            return False
+    return True
+
+
+def _nested(game, nid: int, ns: dict) -> list[str]:
+    """Push node `nid`'s frame and run its stepper: when it is done (its frame gone, ours on
+    top again) the sequence goes on."""
+    ns[f"_step{nid}"] = stepper(game, nid)
+    return [*_push(game, nid), f"_step{nid}(S, stack[-1])", *_BACK]
+
+
+# ---- loops ----
+
 def _body_runner(game, body: int):
-    """`run_body(S, fr)` for a loop: push the body's frame and, when it has a stepper, run
-    it straight away; True when the body is done and loop `fr` goes on, False when the
-    interpreter must take over (a decision, a call, the end of the turn or the game)."""
+    """`run_body(S, fr)` for a loop: push the body's frame and run it; True when the body
+    is done and loop `fr` goes on, False when the interpreter must take over (a decision,
+    a call, the end of the turn or the game)."""
     from engine.flow.machine import push
 
     body_step = stepper(game, body)
+    limit = game.limits["depth"] * 8
 
     def run_body(S, fr) -> bool:
-        push(S, body)
-        if body_step is None:
-            return False
         stack = S.stack
+        if len(stack) > limit:
+            push(S, body)  # which raises
+        stack.append([body, 0, None, None, False])
         body_step(S, stack[-1])
         return not S.over and bool(stack) and stack[-1] is fr
 
@@ -83,27 +265,36 @@ def _body_runner(game, body: int):
 def _make_for_each(game, nid: int):
     """A `for_each` loop: each value's body runs straight away, and the next value comes
     as soon as it is done, until a decision (or a call) hands over to the interpreter."""
-    from engine.flow.machine import evaluate, locals_for, start_turn
+    from engine.flow.machine import evaluate, locals_for, push, start_turn
 
     node = game.nodes[nid]
-    domain, var, turn = node.domain, node.var, node.turn
-    run_body = _body_runner(game, node.body)
+    domain, var, turn, body = node.domain, node.var, node.turn, node.body
+    body_step = stepper(game, body)
+    limit = game.limits["depth"] * 8
 
     def _for_each(S, fr):
+        stack = S.stack
         while True:
-            if fr[3] is None:
-                fr[3] = list(evaluate(S, domain, locals_for(S, domain)))
-            if fr[1] >= len(fr[3]):
-                S.stack.pop()
+            values = fr[3]
+            if values is None:
+                values = fr[3] = list(evaluate(S, domain, locals_for(S, domain)))
+            k = fr[1]
+            if k >= len(values):
+                stack.pop()
                 return
-            v = fr[3][fr[1]]
-            fr[1] += 1
+            v = values[k]
+            fr[1] = k + 1
             fr[2] = {var: v}
             if turn:
                 start_turn(S, v)
                 if S.over:
                     return
-            if not run_body(S, fr):
+            # run_body(S, fr), written out: a loop over players' turns goes round it once a turn
+            if len(stack) > limit:
+                push(S, body)  # which raises
+            stack.append([body, 0, None, None, False])
+            body_step(S, stack[-1])
+            if S.over or not stack or stack[-1] is not fr:
                 return
 
     return _for_each
@@ -137,77 +328,115 @@ def _make_repeat(game, nid: int):
     return _repeat
 
 
-_MAKERS = {SEQ: _make_seq, FOR_EACH: _make_for_each, REPEAT: _make_repeat}
+# ---- the other nodes ----
+
+def _make_do(game, nid: int):
+    from engine.flow.machine import locals_for, run_effect
+
+    fx = game.nodes[nid].fx
+
+    def _do(S, fr):
+        S.stack.pop()
+        run_effect(S, fx, locals_for(S, fx))
+
+    return _do
 
 
-def _locals(c) -> str:
-    return "{}" if c.uses == () else "flow_locals(S)"
+def _make_if(game, nid: int):
+    from engine.flow.machine import evaluate, locals_for, push
+
+    node = game.nodes[nid]
+    cond, then, orelse = node.cond, node.then, node.orelse
+
+    def _if(S, fr):
+        S.stack.pop()
+        branch = then if evaluate(S, cond, locals_for(S, cond)) else orelse
+        if branch is not None:
+            push(S, branch)
+
+    return _if
 
 
-def _child(game, cid: int, child, ns: dict) -> list[str]:
-    """The code that runs one child in place; it returns when the interpreter must go on."""
-    if child.kind == DO:
-        from engine.flow.machine import may_end
+def _make_call(game, nid: int):
+    from engine.flow.machine import evaluate, flow_locals, push_proc
 
-        fx = child.fx
-        ns[f"_fx{cid}"] = fx
-        ns[f"_fxfn{cid}"] = fx.fn
-        # run_effect(S, fx, L), written out, with after_effect called only when it has
-        # something to do; then frames pushed or popped (a call, the end of a turn) or the
-        # end of the game hand over to the interpreter
-        return ["S.fx_steps = 1",
-                "S.steps += 1",
-                "if S.steps > S.step_cap or S.fx_cap < 1:",
-                "    S.charge(0)",
-                "try:",
-                f"    _fxfn{cid}(S, {_locals(fx)})",
-                "except CATCH as exc:",
-                f"    raise located(exc, _fx{cid}) from None",
-                *([f"after_effect(S, _fx{cid})"] if may_end(game, fx) else
-                  ["if S.events or S.end_turn_requested:", f"    after_effect(S, _fx{cid})"]),
-                "if S.over or not stack or stack[-1] is not fr:",
-                "    return"]
-    if child.kind == IF:
-        ns[f"_if{cid}"] = child.cond
-        ns[f"_iffn{cid}"] = child.cond.fn
-        out = ["try:",
-               f"    test = _iffn{cid}(S, {_locals(child.cond)})",
-               "except CATCH as exc:",
-               f"    raise located(exc, _if{cid}) from None"]
-        for branch, word in ((child.then, "if test:"), (child.orelse, "else:")):
-            if branch is None:
-                continue
-            out += [word] + ["    " + line for line in _nested(game, branch, ns)]
-        return out
-    if child.kind == CALL:
-        # the call's frame would be popped before its arguments are evaluated: they see the
-        # same locals with the sequence's frame on top
-        ns[f"_args{cid}"] = tuple(child.args.items())
-        return ["L = flow_locals(S)",
-                f"push_proc(S, {child.proc!r}, {{name: evaluate(S, c, L) for name, c in _args{cid}}})",
-                "return"]
-    if child.kind == WINDOW:
-        point = child.point
-        if not game.actions_at.get(point):
-            return []  # nobody can ever act in it
-        if needs_locals(game, point):
-            return [f"push(S, {cid})", "return"]  # its frame gathers the locals
-        ns[f"_win{cid}"] = window_check(game, point)
-        return [f"order = window_order(S, {child.who or 'any'!r})",
-                f"if _win{cid}(S, order) < len(order):",
-                f"    push(S, {cid})",
-                "    return"]
-    return _nested(game, cid, ns)
+    node = game.nodes[nid]
+    proc, args = node.proc, tuple(node.args.items())
+
+    def _call(S, fr):
+        S.stack.pop()
+        L = flow_locals(S)
+        push_proc(S, proc, {name: evaluate(S, c, L) for name, c in args})
+
+    return _call
 
 
-def _nested(game, nid: int, ns: dict) -> list[str]:
-    """Push node `nid`'s frame and, for a sequence or a loop, run it straight away: when it
-    is done (its frame gone, ours on top again) the sequence goes on."""
-    step = stepper(game, nid)
-    if step is None:
-        return [f"push(S, {nid})", "return"]
-    ns[f"_step{nid}"] = step
-    return [f"push(S, {nid})",
-            f"_step{nid}(S, stack[-1])",
-            "if S.over or not stack or stack[-1] is not fr:",
-            "    return"]
+def _make_ask(game, nid: int):
+    from engine.flow.machine import decision, evaluate, flow_locals
+
+    node = game.nodes[nid]
+    point, who, can_pass = node.point, node.who, node.can_pass
+
+    def _ask(S, fr):
+        L = flow_locals(S)
+        p = evaluate(S, who, L) if who is not None else S.players[S.cur]
+        binds = legal_bindings(S, point, p.i, L)
+        if not binds:
+            S.stack.pop()
+            return
+        if can_pass:
+            binds["pass"] = (None, {})
+        S._decision = decision(p.i, point, "ask", binds)
+
+    return _ask
+
+
+def _make_window(game, nid: int):
+    """A window: its seats are asked in turn from `w['k']`, the seats that surely cannot act
+    passed over in one call, until someone has a legal action (a decision) or everyone
+    passed in a row (the window is done). A sequence that found the first seat that may act
+    gives it (`first`, in the window's `order`), so it is not looked for twice."""
+    from engine.flow.machine import decision, flow_locals
+
+    node = game.nodes[nid]
+    point, who = node.point, node.who or "any"
+    gather = needs_locals(game, point)
+    check = window_check(game, point)
+    orders = ORDERS[who]
+
+    def _window(S, fr, order=None, first=None):
+        w = fr[3]
+        if w is None:
+            if order is None:
+                order = orders[len(S.pl)][S.cur]
+            w = fr[3] = {"order": list(order), "k": 0, "passed": 0}
+        order = w["order"]
+        size = len(order)
+        L = flow_locals(S) if gather else {}
+        passed, i = w["passed"], w["k"]
+        while passed < size:
+            if first is None:
+                start = i % size  # the seats not passed yet, from seat i on
+                j = check(S, (order + order)[start:start + size - passed])
+            else:
+                j, first = first, None
+            passed += j
+            i += j
+            if passed >= size:
+                break
+            seat = order[i % size]
+            binds = legal_bindings(S, point, seat, L)
+            if binds:
+                w["passed"], w["k"] = passed, i
+                binds["pass"] = (None, {})
+                S._decision = decision(seat, point, "window", binds)
+                return
+            passed += 1
+            i += 1
+        S.stack.pop()
+
+    return _window
+
+
+_MAKERS = {SEQ: _make_seq, FOR_EACH: _make_for_each, REPEAT: _make_repeat, DO: _make_do,
+           IF: _make_if, CALL: _make_call, ASK: _make_ask, WINDOW: _make_window}
