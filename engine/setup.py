@@ -5,13 +5,44 @@ from __future__ import annotations
 from engine.dsl.compiler import Compiled
 from engine.dsl.values import Z
 from engine.flow import machine
-from engine.state import State, copy_value
+from engine.state import State, copy_records, copy_value
 
 
 def _init_value(S, v):
     if isinstance(v, Compiled):
         return machine.evaluate(S, v, {})
     return copy_value(v)
+
+
+def _deal_cards(S, game, players: int) -> None:
+    """Make every card's copies in its zone. Every game of a pack for the same number of
+    players starts with the same cards in the same places, so the first one's are kept
+    (`_copy_cards`) for the next ones."""
+    fresh = not S.ents and S.next_uid == 1
+    for card in game.cards.values():
+        if card.zone is None:
+            continue
+        owners = range(players) if game.zones[card.zone].per_player else [-1]
+        for owner in owners:
+            for _ in range(card.count):
+                uid = S.new_entity(card.id, card.fields)
+                S.move_ent(uid, Z(card.zone, owner))
+    if fresh:
+        game.plans[("cards dealt", players)] = (copy_records(S.ents), _copy_zones(S.zones),
+                                                S.next_uid, frozenset(S.deep))
+
+
+def _copy_cards(S, made) -> None:
+    ents, zones, next_uid, deep = made
+    S.ents = copy_records(ents)
+    S.zones = _copy_zones(zones)
+    S.next_uid = next_uid
+    S.own = set(S.ents)
+    S.deep = set(deep)
+
+
+def _copy_zones(zones: dict) -> dict:
+    return dict(zip(zones, map(list.copy, zones.values()), strict=False))
 
 
 def setup_state(game, players: int, seed: int, prepare=None) -> State:
@@ -26,14 +57,11 @@ def setup_state(game, players: int, seed: int, prepare=None) -> State:
         S.cur = i
         S.pl[i] = {name: _init_value(S, f.init) for name, f in game.player_fields.items()}
     S.cur = 0
-    for card in game.cards.values():
-        if card.zone is None:
-            continue
-        owners = range(players) if game.zones[card.zone].per_player else [-1]
-        for owner in owners:
-            for _ in range(card.count):
-                uid = S.new_entity(card.id, card.fields)
-                S.move_ent(uid, Z(card.zone, owner))
+    made = game.plans.get(("cards dealt", players))
+    if made is not None and not S.ents and S.next_uid == 1:
+        _copy_cards(S, made)
+    else:
+        _deal_cards(S, game, players)
     for ext in game.extensions.values():
         ext.setup(S)
     for z in game.zones.values():

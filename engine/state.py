@@ -10,6 +10,7 @@ state cheap to clone, savable mid-turn and replayable. The public API follows Op
 from __future__ import annotations
 
 from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from engine import rng
@@ -68,6 +69,27 @@ def _all_hashable(values) -> bool:
 _flat = frozenset({list, dict}).isdisjoint  # _flat(types): none of them is list or dict
 _not_sentinel = frozenset({object()}).isdisjoint  # hashes each value; a list or dict raises
 _values = chain.from_iterable
+_only_faces = frozenset({Face}).issuperset  # _only_faces(types): all of them are Face
+_TEXT = attrgetter("text")
+
+
+_STEP = 0x9E3779B97F4A7C15  # splitmix64's step (engine.rng)
+assert rng.MASK == 0xFFFFFFFFFFFFFFFF  # written out in roll_dice
+
+
+def _roll_plan(game, die: str) -> tuple[list, list | None, int]:
+    """(faces, the log entry of each face, how many faces) of die `die`, made once per
+    game; no entries when a face's text is not fixed (a face of another type than a
+    number, a text or a face with icons), or the die has no faces: those roll one by one."""
+    faces = game.dice[die]
+    entries = None
+    if faces and all(type(f) in (int, str, Face) for f in faces):
+        entries = [{"t": "roll", "die": die, "v": f.text if type(f) is Face else str(f)} for f in faces]
+    rolls = game.plans.get("rolls")
+    if rolls is None:
+        rolls = game.plans["rolls"] = {}
+    rolls[die] = faces, entries, len(faces)
+    return rolls[die]
 
 
 class State:
@@ -260,23 +282,41 @@ class State:
 
     def roll_dice(self, die: str, n: int) -> list:
         """Roll a die `n` times, logging each roll. Dice rolls are the commonest use of the
-        RNG, so its step is written out here once more."""
+        RNG, so its steps are written out here once more: splitmix64's state only moves by
+        a fixed step, so the n states are a range, and each face index is mixed from one.
+        A face's log entry is made once per game and shared by every roll that shows it
+        (nothing changes a log entry once it is written)."""
+        try:
+            faces, entries, k = self.game.plans["rolls"][die]
+        except KeyError:
+            faces, entries, k = _roll_plan(self.game, die)
+        if self.forced or entries is None or n <= 0:
+            return self._roll_one_by_one(die, n)
+        r = self.rng
+        idx: list[int] = []
+        add = idx.append
+        for z in range(r + _STEP, r + n * _STEP + 1, _STEP):  # 0xFFFFFFFFFFFFFFFF is rng.MASK
+            z &= 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+            add((z ^ (z >> 31)) % k)
+        self.rng = (r + n * _STEP) & 0xFFFFFFFFFFFFFFFF
+        self.log.extend(map(entries.__getitem__, idx))
+        return list(map(faces.__getitem__, idx))
+
+    def _roll_one_by_one(self, die: str, n: int) -> list:
+        """`roll_dice` with forced rolls to use first (scenarios), or faces of any type."""
         faces = self.game.dice[die]
         k = len(faces)
         if k <= 0 < n:
             self.rand_below(k)  # which says why not
-        mask = rng.MASK
         log = self.log.append
         out = []
         for _ in range(n):
             if self.forced:
                 value = self.game.forced_face(die, self.forced.pop(0))
             else:
-                state = (self.rng + 0x9E3779B97F4A7C15) & mask
-                self.rng = state
-                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-                value = faces[(z ^ (z >> 31)) % k]
+                value = faces[self.rand_below(k)]
             t = type(value)  # describe(value), with the two kinds of faces first
             log({"t": "roll", "die": die,
                  "v": str(value) if t is int else value.text if t is Face else self.describe(value)})
@@ -284,9 +324,16 @@ class State:
         return out
 
     def shuffle_list(self, lst: list) -> None:
+        """Fisher-Yates with the game's RNG, its step written out as in `rand_below`."""
+        mask = rng.MASK
+        r = self.rng
         for i in range(len(lst) - 1, 0, -1):
-            j = self.rand_below(i + 1)
+            r = (r + _STEP) & mask
+            z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            j = (z ^ (z >> 31)) % (i + 1)
             lst[i], lst[j] = lst[j], lst[i]
+        self.rng = r
 
     def zone(self, z: Z) -> list[int]:
         try:
@@ -314,11 +361,14 @@ class State:
         return rec
 
     def move_ent(self, uid: int, dst: Z, bottom: bool = False) -> None:
-        ent = self.ent_w(uid)
-        target = self.zone(dst)
-        cap = self.game.zone_capacity(dst.name)
-        if cap is not None and len(target) >= cap and uid not in target:
-            raise RuleRuntimeError(f"zone {dst.key} is full (capacity {cap})")
+        ent = self.ents[uid] if uid in self.own else self.ent_w(uid)
+        try:  # self.zone(dst), which says what is wrong if this fails
+            target = self.zones[dst.key]
+        except (KeyError, AttributeError):
+            target = self.zone(dst)
+        zd = self.game.zones.get(dst.name)  # its capacity: game.zone_capacity(dst.name)
+        if zd is not None and zd.capacity is not None and len(target) >= zd.capacity and uid not in target:
+            raise RuleRuntimeError(f"zone {dst.key} is full (capacity {zd.capacity})")
         src = ent.get("@z")
         if src is not None:
             self.zones[src].remove(uid)
@@ -331,7 +381,7 @@ class State:
     def new_entity(self, kind: str, fields: dict) -> int:
         uid = self.next_uid
         self.next_uid += 1
-        rec = self.ents[uid] = {"id": kind, "@z": None, **copy_value(fields)}
+        self.ents[uid] = {"id": kind, "@z": None, **copy_value(fields)}
         self.own.add(uid)
         if fields and not _flat(map(type, fields.values())):
             self.deep.add(uid)
@@ -378,6 +428,8 @@ class State:
         if t is Face:
             return v.text
         if t is list:
+            if _only_faces(map(type, v)):  # a roll: its faces' texts, in C
+                return "[" + ", ".join(map(_TEXT, v)) + "]"
             return "[" + ", ".join([x.text if type(x) is Face else self.describe(x) for x in v]) + "]"
         if v is True:
             return "true"

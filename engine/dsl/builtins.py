@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter, itemgetter, methodcaller
 
 from engine.dsl.values import E_OF, E, Face, P, Z
 from engine.errors import RuleRuntimeError
@@ -74,7 +75,12 @@ def _count(S, x):
 @builtin("empty", "any", "bool")
 def _empty(S, x):
     """True when a list or zone holds nothing."""
-    return _count(S, x) == 0
+    if type(x) is Z:  # _count(S, x) == 0, written out: conditions ask this all the time
+        try:
+            return not S.zones[x.key]
+        except KeyError:
+            return len(S.zone(x)) == 0
+    return len(_items(S, x)) == 0
 
 
 @builtin("any", "list", "bool")
@@ -168,7 +174,11 @@ def _top(S, z):
 @builtin("cards", "zone", "list:ent")
 def _cards(S, z):
     """The entities in a zone, bottom to top."""
-    return list(map(E_OF, S.zone(z)))
+    try:  # S.zone(z), which says what is wrong if this fails
+        lst = S.zones[z.key]
+    except (KeyError, AttributeError):
+        lst = S.zone(z)
+    return list(map(E_OF, lst))
 
 
 @builtin("has", "zone card", "bool")
@@ -196,8 +206,10 @@ def zone_ids(S, z) -> set[str]:
         lst = S.zone(z)  # which says what is wrong
     if not lst:
         return _NO_IDS  # most hands are empty most of the time
-    ents = S.ents
-    return {ents[u]["id"] for u in lst}
+    return set(map(_ID, map(S.ents.__getitem__, lst)))
+
+
+_ID = itemgetter("id")
 
 
 _NO_IDS: frozenset[str] = frozenset()
@@ -287,7 +299,7 @@ def _copy(S, e, dst):
 def _roll(S, die, n=None):
     """Roll a die once (a face), or `n` times (a list of faces)."""
     if n is None:
-        return S.roll_die(die)
+        return S.roll_dice(die, 1)[0]
     if n < 0 or n > 1000:
         raise RuleRuntimeError(f"roll: cannot roll {n} dice")
     return S.roll_dice(die, n)
@@ -296,11 +308,26 @@ def _roll(S, die, n=None):
 @builtin("icons", "list str", "int")
 def _icons(S, faces, icon):
     """How many of `icon` a list of faces shows (a face with `{hit: 2}` counts 2)."""
+    if type(faces) is list and faces and _only_faces(map(type, faces)):  # the usual case: in C
+        return sum(map(_COUNTERS[icon], map(_ICONS_OF, faces)))
     total = 0
     for f in faces:
         if type(f) is Face:
             total += f.icons.get(icon, 0)
     return total
+
+
+class _Counters(dict):
+    """icon -> a function giving how many of it a face's icons show, made once."""
+
+    def __missing__(self, icon):
+        fn = self[icon] = methodcaller("get", icon, 0)
+        return fn
+
+
+_COUNTERS = _Counters()
+_ICONS_OF = attrgetter("icons")
+_only_faces = frozenset({Face}).issuperset  # _only_faces(types): all of them are Face
 
 
 @builtin("choice", "list", "any", effect=True)
@@ -359,7 +386,7 @@ def _emit(S, event, **fields):
 def _log(S, fmt, *args):
     """Write a line to the game log: `log('{} rolls {}', current, turn.black)`."""
     try:
-        text = fmt.format(*[S.describe(a) for a in args])
+        text = fmt.format(*map(S.describe, args))
     except (IndexError, KeyError, ValueError):
         text = fmt + " " + " ".join(S.describe(a) for a in args)
     S.log.append({"t": "msg", "text": text})

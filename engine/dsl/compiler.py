@@ -32,6 +32,8 @@ _VARIABLE = re.compile(r"v_[a-z0-9_]+")  # generated code for a variable: cheap 
 # builtins whose argument, when it is a list literal or comprehension, needs no checking:
 # they are Python's own functions then
 _ON_LISTS = {"all": "_py_all", "any": "_py_any", "sum": "_py_sum", "count": "_py_len"}
+# builtins that, given two values or more, are Python's own functions of them
+_OF_VALUES = {"min": "_py_min", "max": "_py_max"}
 
 
 @dataclass
@@ -386,6 +388,8 @@ class _Emitter:
         if name in _ON_LISTS and len(parts) == 1 and not e.kwargs and \
                 isinstance(e.args[0], ast.Comprehension | ast.ListLit):
             return f"{_ON_LISTS[name]}({parts[0]})", b.returns  # a list for sure: no checks
+        if name in _OF_VALUES and len(parts) >= 2 and not e.kwargs:
+            return f"{_OF_VALUES[name]}({', '.join(parts)})", b.returns  # Python's own, then
         return f"_b_{name}(S{''.join(', ' + p for p in parts)})", b.returns
 
     def check_arg(self, fname: str, kind: str, a: ast.Node, t: str) -> None:
@@ -443,7 +447,8 @@ def _globals(env: Env) -> dict:
     g: dict = {"__builtins__": {}, "_get": runtime.get, "_set": runtime.set_,
                "_items": runtime.items, "_repeat": runtime.repeat, "_in": runtime.contains,
                "_Z": runtime.zone_ref, "_P": P, "_E": E, "_type": type, "_proc": _call_proc,
-               "_py_all": all, "_py_any": any, "_py_sum": sum, "_py_len": len}
+               "_py_all": all, "_py_any": any, "_py_sum": sum, "_py_len": len, "_py_min": min,
+               "_py_max": max}
     for name, b in BUILTINS.items():
         g["_b_" + name] = b.fn
     for name, fn in env.words.items():  # an extension's own answer to a builtin (a board's)
