@@ -37,7 +37,10 @@ _TOKEN = re.compile(r"""
   | (?P<OP>\+=|-=|\*=|==|!=|<=|>=|[<>=+\-*/%.,;:()\[\]])
 """, re.VERBOSE)
 _REFUSED = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")  # tabs, \r, \f: control characters but \n
-_COMPOPS = frozenset({"==", "!=", "<=", ">=", "<", ">"})
+# How tightly each binary operator binds, as the grammar's rules nest: or_expr, and_expr,
+# (not_expr 3), comparison, sum, term.
+_LEVELS = {"or": 1, "and": 2, "==": 4, "!=": 4, "<=": 4, ">=": 4, "<": 4, ">": 4, "in": 4,
+           "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
 _AUGOPS = frozenset({"+=", "-=", "*="})
 _OPEN, _CLOSE = frozenset("(["), frozenset(")]")
 _INDENT, _DEDENT, _END = "<indent>", "<dedent>", "<end>"
@@ -251,62 +254,40 @@ class _Reader:
         self.take(")")
         return tuple(args), tuple(kwargs)
 
-    # -- expressions, lowest precedence first --
-    def expr(self):
-        left, start = self.and_expr()
-        while self.kind() == "or":
+    # -- expressions --
+    def expr(self, least: int = 1):
+        """An expression of operators that bind at least as tightly as `least` (see
+        _LEVELS), by precedence climbing. The grammar's rules become the `cap` on what may
+        follow: `a < b < c` and `not a < b < c` stop at the second `<` and fail."""
+        toks = self.toks
+        tok = toks[self.i]
+        if tok[0] == "not" and least <= 3:
             self.i += 1
-            left = ast.BinOp(start, "or", left, self.and_expr()[0])
-        return left, start
-
-    def and_expr(self):
-        left, start = self.not_expr()
-        while self.kind() == "and":
-            self.i += 1
-            left = ast.BinOp(start, "and", left, self.not_expr()[0])
-        return left, start
-
-    def not_expr(self):
-        if self.kind() == "not":
-            pos = self.take("not")[2]
-            return ast.Not(pos, self.not_expr()[0]), pos
-        return self.comparison()
-
-    def comparison(self):
-        left, start = self.sum()
-        kind = self.kind()
-        if kind in _COMPOPS:
-            op = kind
-        elif kind == "in":
-            op = "in"
-        elif kind == "not" and self.toks[self.i + 1][0] == "in":
-            op = "notin"
-            self.i += 1
+            left, start, cap = ast.Not(tok[2], self.expr(3)[0]), tok[2], 2
         else:
-            return left, start
-        self.i += 1
-        return ast.BinOp(start, op, left, self.sum()[0]), start
-
-    def sum(self):
-        left, start = self.term()
-        while self.kind() in ("+", "-"):
-            op = self.toks[self.i][0]
-            self.i += 1
-            left = ast.BinOp(start, op, left, self.term()[0])
-        return left, start
-
-    def term(self):
-        left, start = self.factor()
-        while self.kind() in ("*", "/", "%"):
-            op = self.toks[self.i][0]
-            self.i += 1
-            left = ast.BinOp(start, op, left, self.factor()[0])
-        return left, start
+            left, start = self.factor()
+            cap = 6
+        while True:
+            op = toks[self.i][0]
+            level = _LEVELS.get(op)
+            width = 1
+            if level is None:
+                if op != "not" or toks[self.i + 1][0] != "in":
+                    return left, start
+                op, level, width = "notin", 4, 2
+            if level < least or level > cap:
+                return left, start
+            self.i += width
+            if level == 4:  # comparisons do not chain; `and` and `or` may follow
+                left, cap = ast.BinOp(start, op, left, self.expr(5)[0]), 3
+            else:
+                left, cap = ast.BinOp(start, op, left, self.expr(level + 1)[0]), level
 
     def factor(self):
-        if self.kind() == "-":
-            pos = self.take("-")[2]
-            return ast.Neg(pos, self.factor()[0]), pos
+        tok = self.toks[self.i]
+        if tok[0] == "-":
+            self.i += 1
+            return ast.Neg(tok[2], self.factor()[0]), tok[2]
         return self.postfix()
 
     def postfix(self):

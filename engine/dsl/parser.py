@@ -389,13 +389,20 @@ _NODE_TYPES = {cls.__name__: cls for cls in vars(ast).values()
                if isinstance(cls, type) and issubclass(cls, ast.Node) and cls is not ast.Node}
 
 
+_FIELDS = {cls: (name, tuple(f for f in cls.__dataclass_fields__ if f != "pos"))
+           for name, cls in _NODE_TYPES.items()}
+
+
 def _encode(x):
     """An AST as JSON: a node is [type, line, col, fields...], a tuple is ["", items...]."""
+    kind = _FIELDS.get(x.__class__)
+    if kind is not None:
+        name, fields = kind
+        return [name, x.pos[0], x.pos[1], *[_encode(getattr(x, f)) for f in fields]]
     if isinstance(x, ast.Node):
-        fields = (_encode(getattr(x, f)) for f in x.__dataclass_fields__ if f != "pos")
-        return [type(x).__name__, x.pos[0], x.pos[1], *fields]
+        raise TypeError(f"no JSON form for {type(x).__name__}")
     if isinstance(x, tuple):
-        return ["", *(_encode(v) for v in x)]
+        return ["", *[_encode(v) for v in x]]
     if x is None or isinstance(x, (str, int)):  # bool is an int
         return x
     raise TypeError(f"no JSON form for {type(x).__name__}")
