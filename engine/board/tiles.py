@@ -27,8 +27,6 @@ tile's `at` and `rot` fields, the layout key of the map, and an index of pieces 
 from __future__ import annotations
 
 import re
-from itertools import compress
-from operator import attrgetter, methodcaller, not_
 
 from engine.board.registry import register_type
 from engine.board.tilemap import MIDDLE, Map, MapCache, Rules, TileDef, extend_key, roads_from
@@ -241,13 +239,20 @@ class TileBoard(PiecesOnSquares, Extension):
             return []
         m = self.map(S)
         want = _kind_set(kinds)
-        if toward is None:
-            steps, keys = m.adj.get(sq, ()), _near(m)[sq]
-        else:
-            closer = self._toward(S, m, toward)
-            steps, keys = closer.of(sq), closer.keys_of(sq)
-        # the steps whose names are not among the squares taken (kept in step, see `taken`)
-        return list(compress(steps, map(not_, map(self.taken(S, want).__contains__, keys))))
+        steps = m.adj.get(sq, ()) if toward is None else self._toward(S, m, toward).of(sq)
+        index, ents = S.vars[KEY]["at"], S.ents
+        out = []
+        for nb in steps:
+            uids = index.get(sq_key(nb))
+            if uids:
+                for u in uids:
+                    if ents[u]["id"] in want:
+                        break
+                else:
+                    out.append(nb)
+            else:
+                out.append(nb)
+        return out
 
     def movable(self, S, xs, kinds, toward=None, skip=None) -> list:
         """The pieces (or squares) of `xs` that have an open step (see `open_steps`), less
@@ -264,10 +269,6 @@ class TileBoard(PiecesOnSquares, Extension):
         gone = {y.i for y in skip if type(y) is E} if skip else ()
         ents, taken = S.ents, self.taken(S, want)
         near = _near(m)
-        if toward is None and type(xs) is list:
-            fast = _open_pieces(ents, xs, gone, taken, near)
-            if fast is not None:
-                return fast
         closer = known = None
         out = []
         for x in xs:
@@ -394,7 +395,7 @@ class Closer:
             return ()
         got = self.keys.get(sq)
         if got is None:
-            got = self.keys[sq] = tuple([sq_key(nb) for nb in self.of(sq)])
+            got = self.keys[sq] = tuple([sq_key(nb) for nb in self._down(sq)])
         return got
 
     def _down(self, sq) -> list:
@@ -422,32 +423,6 @@ class _Near(dict):
             return ()
         got = self[sq] = tuple(map(sq_key, nbs))
         return got
-
-
-def _open_pieces(ents: dict, xs: list, gone, taken: set, near: _Near) -> list | None:
-    """`movable` without targets for a list of pieces that all stand on squares, in C-level
-    passes over the list (a chase asks it of dozens of pieces at every step); None when
-    some value is not such a piece, for the loop of `movable` to answer."""
-    if not _ONLY_PIECES.issuperset(map(type, xs)):
-        return None
-    uids = list(map(_UID, xs))
-    if gone:
-        keep = list(map(not_, map(gone.__contains__, uids)))
-        xs, uids = list(compress(xs, keep)), list(compress(uids, keep))
-    recs = list(map(ents.get, uids))
-    if None in recs:
-        return None
-    cells = list(map(_CELL, recs))
-    if None in cells:
-        return None
-    # a piece is movable when the squares taken are not all of its neighbours' (a piece
-    # with no neighbour at all cannot move: every set holds the empty one)
-    return list(compress(xs, map(not_, map(taken.issuperset, map(near.__getitem__, cells)))))
-
-
-_ONLY_PIECES = frozenset([E])
-_UID = attrgetter("i")
-_CELL = methodcaller("get", "cell")
 
 
 def _near(m: Map) -> _Near:
