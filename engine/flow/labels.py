@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast as pyast
 from itertools import repeat
-from operator import attrgetter, itemgetter, methodcaller
+from operator import itemgetter
 
 from engine.dsl import builtins as core
 from engine.dsl.values import E, P
@@ -28,34 +28,60 @@ def _value_label(S, v) -> str:
 
 
 def _labels(S, head: str, values: list) -> list[str]:
-    """`head + _value_label(S, v) + ')'` for every value."""
-    return list(map("".join, zip(repeat(head), _value_texts(S, values), repeat(")"))))
+    """`head + _value_label(S, v) + ')'` for every value: one loop, as a decision may list
+    dozens of pieces (written with f-strings: one new string per label)."""
+    ents = S.ents
+    out = []
+    texts_of, texts = None, None  # the texts of the last type of place seen
+    for v in values:
+        if type(v) is E:
+            ent = ents[v.i]
+            cell = ent.get("cell")
+            if cell is None:
+                out.append(f"{head}{ent['id']})")
+                continue
+            if type(cell) is not texts_of:
+                texts_of = type(cell)
+                texts = _texts(S, texts_of)
+            try:
+                text = texts[cell]
+            except (KeyError, TypeError):  # not seen yet, or unhashable
+                text = _text(S, cell)
+            out.append(f"{head}{ent['id']}@{text})")
+        else:
+            out.append(f"{head}{_value_label(S, v)})")
+    return out
 
 
 def _value_texts(S, values: list) -> list[str]:
-    """`_value_label(S, v)` for every value. A decision may list dozens of pieces, so values
-    of one type (players, entities standing on places of one type or on none, places,
-    numbers...) are described in C-level passes over the list; others one by one."""
+    """`_value_label(S, v)` for every value: places, numbers... all of one type from the
+    remembered texts in one C-level pass, entities in one loop (a pass per step of an
+    entity's text costs more than the loop), others one by one."""
     types = set(map(type, values))
     t = types.pop() if len(types) == 1 else None
-    if t is P:
-        return list(map(str, map(_UID, values)))
-    if t is E:
-        try:
-            recs = list(map(S.ents.__getitem__, map(_UID, values)))
-        except KeyError:  # the loop below fails at the same value
-            recs = None
-        if recs is not None:
-            places = list(map(_CELL, recs))
-            kinds = set(map(type, places))
-            if len(kinds) == 1:
-                if None in places:  # cards: their ids alone
-                    return list(map(_ID, recs))
-                return list(map("".join, zip(map(_ID, recs), repeat("@"),
-                                             _same_texts(S, kinds.pop(), places))))
-    elif t is not None:
+    if t is not None and t is not E and t is not P:
         return _same_texts(S, t, values)
-    return [_value_label(S, v) for v in values]
+    ents = S.ents
+    out = []
+    texts_of, texts = None, None
+    for v in values:
+        if type(v) is not E:
+            out.append(_value_label(S, v))
+            continue
+        ent = ents[v.i]
+        cell = ent.get("cell")
+        if cell is None:
+            out.append(ent["id"])
+            continue
+        if type(cell) is not texts_of:
+            texts_of = type(cell)
+            texts = _texts(S, texts_of)
+        try:
+            text = texts[cell]
+        except (KeyError, TypeError):
+            text = _text(S, cell)
+        out.append(f"{ent['id']}@{text}")
+    return out
 
 
 def _same_texts(S, t: type, values: list) -> list[str]:
@@ -65,11 +91,6 @@ def _same_texts(S, t: type, values: list) -> list[str]:
         return list(map(_texts(S, t).__getitem__, values))
     except (KeyError, TypeError):  # one not seen yet, or unhashable
         return list(map(_text, repeat(S), values))
-
-
-_UID = attrgetter("i")
-_CELL = methodcaller("get", "cell")
-_ID = itemgetter("id")
 
 
 def _texts(S, t: type) -> dict:
@@ -225,8 +246,8 @@ def _add_single(S, a, L: dict, out: dict, evaluate) -> None:
     labels = _labels(S, head, values)
     if len(set(labels)) < len(labels):
         labels = [head + _value_label(S, v) + (f"#{v.i})" if type(v) is E else ")") for v in values]
-    # out[label] = (a, {name: v}) for each value and its label, in one C-level pass
-    out.update(zip(labels, zip(repeat(a), map(dict.fromkeys, repeat((name,)), values)), strict=True))
+    for v, lab in zip(values, labels, strict=True):
+        out[lab] = (a, {name: v})
 
 
 def _call(S, c, L):
