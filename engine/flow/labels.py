@@ -27,18 +27,20 @@ def _value_label(S, v) -> str:
     return _text(S, v)
 
 
-def _labels(S, head: str, values: list) -> list[str]:
-    """`head + _value_label(S, v) + ')'` for every value: one loop, as a decision may list
-    dozens of pieces (written with f-strings: one new string per label)."""
+def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
+    """`out[label] = (a, {name: v})` for every value, labelled `a.id(name=<value>)`: one loop,
+    as a decision may list dozens of pieces (f-strings: one new string per label). Values
+    that share a label are told apart by uid (`#uid`)."""
+    head = f"{a.id}({name}="
+    before = len(out)
     ents = S.ents
-    out = []
     texts_of, texts = None, None  # the texts of the last type of place seen
     for v in values:
         if type(v) is E:
             ent = ents[v.i]
             cell = ent.get("cell")
             if cell is None:
-                out.append(f"{head}{ent['id']})")
+                out[f"{head}{ent['id']})"] = (a, {name: v})
                 continue
             if type(cell) is not texts_of:
                 texts_of = type(cell)
@@ -47,10 +49,14 @@ def _labels(S, head: str, values: list) -> list[str]:
                 text = texts[cell]
             except (KeyError, TypeError):  # not seen yet, or unhashable
                 text = _text(S, cell)
-            out.append(f"{head}{ent['id']}@{text})")
+            out[f"{head}{ent['id']}@{text})"] = (a, {name: v})
         else:
-            out.append(f"{head}{_value_label(S, v)})")
-    return out
+            out[f"{head}{_value_label(S, v)})"] = (a, {name: v})
+    if len(out) - before < len(values):  # two values share a label (this action's all start with head)
+        for lab in [lab for lab in out if lab.startswith(head)]:
+            del out[lab]
+        for v in values:
+            out[head + _value_label(S, v) + (f"#{v.i})" if type(v) is E else ")")] = (a, {name: v})
 
 
 def _value_texts(S, values: list) -> list[str]:
@@ -161,22 +167,24 @@ def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: 
     """Windows ask every seat at every point, and mostly nobody can act: so the quick way
     checks every action's parameter-free condition in one generated function (a *plan*);
     `careful` runs each snippet through `evaluate` instead, to report an error well."""
-    from engine.flow.machine import evaluate
-
     is_cur = seat == S.cur
     me = S.players[seat]
-    L = dict(base)  # action snippets see `me` and their parameters, set and unset in turn
-    L["me"] = me
+    L = {**base, "me": me}  # action snippets see `me` and their parameters, set and unset in turn
     if not careful:
         acts, check = _plan(S.game, point, is_cur)
         if check is not None:
             for k in check(S, me):
                 a = acts[k]
-                if a.params:
-                    _add_bindings(S, a, L, out, _call)
-                else:
+                params = a.params
+                if not params:
                     out[a.id] = (a, {})
+                elif len(params) == 1:
+                    _add_single(S, a, L, out, None)
+                else:
+                    _add_bindings(S, a, L, out, _call)
             return
+    from engine.flow.machine import evaluate
+
     for a in actions:
         who = a.who
         if who == "current" and not is_cur or who == "others" and is_cur:
@@ -225,7 +233,11 @@ def _add_single(S, a, L: dict, out: dict, evaluate) -> None:
     without their loops over parameters."""
     name, domain = a.params[0]
     cond = a.cond
-    values = evaluate(S, domain, L)
+    if evaluate is None:  # the quick way: the snippet itself
+        values = domain.fn(S, L)
+        evaluate = _call
+    else:
+        values = evaluate(S, domain, L)
     if type(values) is not list:
         values = list(values)
     if cond is not None:
@@ -240,14 +252,8 @@ def _add_single(S, a, L: dict, out: dict, evaluate) -> None:
         else:
             L[name] = saved
         values = kept
-    if not values:
-        return
-    head = f"{a.id}({name}="
-    labels = _labels(S, head, values)
-    if len(set(labels)) < len(labels):
-        labels = [head + _value_label(S, v) + (f"#{v.i})" if type(v) is E else ")") for v in values]
-    for v, lab in zip(values, labels, strict=True):
-        out[lab] = (a, {name: v})
+    if values:
+        _put_labelled(S, a, name, values, out)
 
 
 def _call(S, c, L):
