@@ -10,7 +10,6 @@ state cheap to clone, savable mid-turn and replayable. The public API follows Op
 from __future__ import annotations
 
 from itertools import chain
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from engine import rng
@@ -69,8 +68,6 @@ def _all_hashable(values) -> bool:
 _flat = frozenset({list, dict}).isdisjoint  # _flat(types): none of them is list or dict
 _not_sentinel = frozenset({object()}).isdisjoint  # hashes each value; a list or dict raises
 _values = chain.from_iterable
-_only_faces = frozenset({Face}).issuperset  # _only_faces(types): all of them are Face
-_TEXT = attrgetter("text")
 
 
 _STEP = 0x9E3779B97F4A7C15  # splitmix64's step (engine.rng)
@@ -295,12 +292,12 @@ class State:
         r = self.rng
         idx: list[int] = []
         add = idx.append
-        for z in range(r + _STEP, r + n * _STEP + 1, _STEP):  # 0xFFFFFFFFFFFFFFFF is rng.MASK
-            z &= 0xFFFFFFFFFFFFFFFF
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        for _ in range(n):  # 0xFFFFFFFFFFFFFFFF is rng.MASK
+            r = (r + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
             add((z ^ (z >> 31)) % k)
-        self.rng = (r + n * _STEP) & 0xFFFFFFFFFFFFFFFF
+        self.rng = r
         self.log.extend(map(entries.__getitem__, idx))
         return list(map(faces.__getitem__, idx))
 
@@ -428,8 +425,6 @@ class State:
         if t is Face:
             return v.text
         if t is list:
-            if _only_faces(map(type, v)):  # a roll: its faces' texts, in C
-                return "[" + ", ".join(map(_TEXT, v)) + "]"
             return "[" + ", ".join([x.text if type(x) is Face else self.describe(x) for x in v]) + "]"
         if v is True:
             return "true"

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter, methodcaller
 
 from engine.dsl.values import E_OF, E, Face, P, Z
 from engine.errors import RuleRuntimeError
@@ -206,10 +205,8 @@ def zone_ids(S, z) -> set[str]:
         lst = S.zone(z)  # which says what is wrong
     if not lst:
         return _NO_IDS  # most hands are empty most of the time
-    return set(map(_ID, map(S.ents.__getitem__, lst)))
-
-
-_ID = itemgetter("id")
+    ents = S.ents
+    return {ents[u]["id"] for u in lst}
 
 
 _NO_IDS: frozenset[str] = frozenset()
@@ -308,26 +305,11 @@ def _roll(S, die, n=None):
 @builtin("icons", "list str", "int")
 def _icons(S, faces, icon):
     """How many of `icon` a list of faces shows (a face with `{hit: 2}` counts 2)."""
-    if type(faces) is list and faces and _only_faces(map(type, faces)):  # the usual case: in C
-        return sum(map(_COUNTERS[icon], map(_ICONS_OF, faces)))
     total = 0
     for f in faces:
         if type(f) is Face:
             total += f.icons.get(icon, 0)
     return total
-
-
-class _Counters(dict):
-    """icon -> a function giving how many of it a face's icons show, made once."""
-
-    def __missing__(self, icon):
-        fn = self[icon] = methodcaller("get", icon, 0)
-        return fn
-
-
-_COUNTERS = _Counters()
-_ICONS_OF = attrgetter("icons")
-_only_faces = frozenset({Face}).issuperset  # _only_faces(types): all of them are Face
 
 
 @builtin("choice", "list", "any", effect=True)
@@ -386,7 +368,7 @@ def _emit(S, event, **fields):
 def _log(S, fmt, *args):
     """Write a line to the game log: `log('{} rolls {}', current, turn.black)`."""
     try:
-        text = fmt.format(*map(S.describe, args))
+        text = fmt.format(*[S.describe(a) for a in args])
     except (IndexError, KeyError, ValueError):
         text = fmt + " " + " ".join(S.describe(a) for a in args)
     S.log.append({"t": "msg", "text": text})
