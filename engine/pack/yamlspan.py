@@ -59,6 +59,7 @@ _INT = re.compile(r"[-+]?[0-9]+")
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 _BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _NULLS = {"", "~", "null", "Null", "NULL"}
+_NUMBER_START = frozenset("+-.0123456789")  # what _INT and _FLOAT can start with
 # Python refuses to parse longer integers (int_max_str_digits); say so instead of crashing.
 _MAX_DIGITS = 4000
 
@@ -199,6 +200,8 @@ def resolve_plain(text: str) -> Any:
         return _BOOLS[text]
     if text in _NULLS:
         return None
+    if text[0] not in _NUMBER_START:  # most scalars are words: no pattern can match them
+        return text
     if _INT.fullmatch(text):
         if len(text) > _MAX_DIGITS:
             raise ValueError(f"number is longer than {_MAX_DIGITS} digits")
