@@ -1,19 +1,20 @@
 """A quick reader for the snippets packs are made of, giving exactly Lark's AST or nothing.
 
-Lark is the effect language's parser and its grammar (grammar/effects.lark) the language's
-definition. But a new process must first build the grammar's LALR tables, in Python, and
-that alone cost about as much as the rest of a first load put together; Lark's parsing of a
-few hundred snippets cost about as much again. This module reads the same snippets by
-recursive descent, without tables, and builds the same `engine.dsl.ast` nodes with the same
-positions (the rules Lark's `propagate_positions` follows are spelled out where they apply).
+Lark is the effect language's parser and grammar/effects.lark the language's definition.
+But before Lark parses anything, a new process must build the grammar's LALR tables, in
+Python: some 200 ms, and Lark's parsing of a pack's few hundred snippets as much again.
+That was most of a first load. This module reads the same snippets by recursive descent
+and precedence climbing, without tables, and builds the same `engine.dsl.ast` nodes with
+the same positions (see `_Reader` for the rule Lark's `propagate_positions` follows).
 
 It is narrower than the grammar on purpose. Whenever it is not sure, it gives up and
 returns None, and `engine.dsl.parser` hands the text to Lark: on any error (so every
-message and position comes from Lark, as before), on a keyword where a name is expected
-(Lark's contextual lexer reads `x.if` as a name), on tabs, carriage returns, form feeds,
-line continuations or any character outside ASCII but in a string, and on nesting that might be deeper than
-`MAX_NESTING`. tests/dsl/test_fastparse.py checks it against Lark on every snippet of the
-bundled packs and on generated ones: whatever it reads, Lark reads the same.
+message and position comes from Lark, as before); on a keyword where a name is expected
+(Lark's contextual lexer reads `x.if` as a name); on tabs, carriage returns, form feeds,
+line continuations and characters outside ASCII other than inside a string; and on nesting
+that might be deeper than `MAX_NESTING`. tests/dsl/test_fastparse.py checks it against
+Lark on every snippet of the bundled packs and on generated ones, well-formed and broken:
+whatever it reads, Lark reads the same.
 """
 
 from __future__ import annotations
@@ -116,9 +117,14 @@ def _tokens(src: str) -> list[tuple[str, str, ast.Pos]]:
 
 
 class _Reader:
-    """Recursive descent over the tokens. Expression methods return (node, start): start is
-    where the expression's text begins including brackets around it, which is the position
-    Lark gives a node whose first part is that expression."""
+    """Recursive descent over the tokens.
+
+    Positions follow Lark's `propagate_positions`: a node is where its first token is, or,
+    when its first part is an expression, where that expression's text begins, brackets
+    around it included (`(a + b) * c` is at the '(' and its `a + b` at the `a`). So the
+    expression methods return (node, start), start being that beginning; a node whose own
+    position differs from its start is a whole in brackets, which can be no target of `=`.
+    """
 
     def __init__(self, tokens):
         self.toks = tokens
@@ -316,7 +322,7 @@ class _Reader:
         if kind == "NUMBER":
             return ast.Const(pos, int(value)), pos  # ValueError past int_max_str_digits
         if kind == "STRING":
-            return ast.Const(pos, _unescape(value)), pos
+            return ast.Const(pos, unescape(value)), pos
         if kind in _CONSTS:
             return ast.Const(pos, _CONSTS[kind]), pos
         if kind == "(":
@@ -352,7 +358,9 @@ class _Reader:
         return ast.ListLit(pos, tuple(items))
 
 
-def _unescape(raw: str) -> str:
+def unescape(raw: str) -> str:
+    """A string token's value: the text between its quotes, where a backslash escapes the
+    next character and `\\n`, `\\t` are a newline and a tab (Lark's path uses it too)."""
     body = raw[1:-1]
     if "\\" not in body:
         return body

@@ -208,21 +208,6 @@ def _tpos(tok: Token) -> ast.Pos:
     return (tok.line or 1, tok.column or 1)
 
 
-def _unescape(raw: str) -> str:
-    body = raw[1:-1]
-    out, i = [], 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            nxt = body[i + 1]
-            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
-            i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
-
-
 def _flatten(items) -> tuple:
     out: list = []
     for it in items:
@@ -255,7 +240,7 @@ class _ToAst:
             raise err from None
 
     def string(self, meta, c):
-        return ast.Const(_tpos(c[0]), _unescape(str(c[0])))
+        return ast.Const(_tpos(c[0]), fastparse.unescape(str(c[0])))
 
     def true(self, meta, c):
         return ast.Const(_pos(meta), True)

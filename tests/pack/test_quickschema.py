@@ -99,7 +99,7 @@ def test_what_passes_quickly_passes_jsonschema(seed):
     r = random.Random(seed)
     cases = bundled()
     passed = failed = 0
-    for _ in range(300):
+    for _ in range(200):
         name, overlay, value = r.choice(cases)
         bent = mutate(r, value)
         if quick(name, overlay, bent):
@@ -107,7 +107,7 @@ def test_what_passes_quickly_passes_jsonschema(seed):
             assert jsonschema_passes(name, overlay, bent), bent
         else:
             failed += 1
-    assert passed > 20 and failed > 20
+    assert passed > 15 and failed > 15
 
 
 def test_a_close_call_is_left_to_jsonschema():
