@@ -34,7 +34,7 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
     head = f"{a.id}({name}="
     before = len(out)
     ents = S.ents
-    texts_of, texts = None, None  # the texts of the last type of place seen
+    made_of, made = None, None  # the labels made for the last type of place seen
     for v in values:
         if type(v) is E:
             ent = ents[v.i]
@@ -42,14 +42,15 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
             if cell is None:
                 out[f"{head}{ent['id']})"] = (a, {name: v})
                 continue
-            if type(cell) is not texts_of:
-                texts_of = type(cell)
-                texts = _texts(S, texts_of)
+            if type(cell) is not made_of:
+                made_of = type(cell)
+                made = _made(S, head, made_of)
             try:
-                text = texts[cell]
-            except (KeyError, TypeError):  # not seen yet, or unhashable
-                text = _text(S, cell)
-            out[f"{head}{ent['id']}@{text})"] = (a, {name: v})
+                lab = made[ent["id"]][cell]
+            except (KeyError, TypeError):  # not made yet, or unhashable
+                lab = f"{head}{ent['id']}@{_text(S, cell)})"
+                _remember(made, ent["id"], cell, lab)
+            out[lab] = (a, {name: v})
         else:
             out[f"{head}{_value_label(S, v)})"] = (a, {name: v})
     if len(out) - before < len(values):  # two values share a label (this action's all start with head)
@@ -57,6 +58,28 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
             del out[lab]
         for v in values:
             out[head + _value_label(S, v) + (f"#{v.i})" if type(v) is E else ")")] = (a, {name: v})
+
+
+def _made(S, head: str, t: type) -> dict:
+    """The labels `head` + kind + '@' + place + ')' made so far in this game for places of
+    type `t`, by kind then place: a piece's label depends on nothing else (see `_text`),
+    and a board's pieces are labelled again at every decision, mostly where they were."""
+    key = ("labels", head, t)
+    made = S.game.plans.get(key)
+    if made is None:
+        made = S.game.plans[key] = {}
+    return made
+
+
+def _remember(made: dict, kind: str, place, label: str) -> None:
+    try:
+        of_kind = made.get(kind)
+        if of_kind is None:
+            of_kind = made[kind] = {}
+        if len(of_kind) < 100_000:
+            of_kind[place] = label
+    except TypeError:  # an unhashable place is described every time
+        pass
 
 
 def _value_texts(S, values: list) -> list[str]:
