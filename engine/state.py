@@ -290,16 +290,17 @@ class State:
         if self.forced or entries is None or n <= 0:
             return self._roll_one_by_one(die, n)
         r = self.rng
-        idx: list[int] = []
-        add = idx.append
+        out = []
+        log = self.log.append
         for _ in range(n):  # 0xFFFFFFFFFFFFFFFF is rng.MASK
             r = (r + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
             z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-            add((z ^ (z >> 31)) % k)
+            j = (z ^ (z >> 31)) % k
+            log(entries[j])
+            out.append(faces[j])
         self.rng = r
-        self.log.extend(map(entries.__getitem__, idx))
-        return list(map(faces.__getitem__, idx))
+        return out
 
     def _roll_one_by_one(self, die: str, n: int) -> list:
         """`roll_dice` with forced rolls to use first (scenarios), or faces of any type."""
