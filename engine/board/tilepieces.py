@@ -62,26 +62,39 @@ def _kinds(S, kinds) -> set:
 
 class _Listing:
     """What a board remembers about one piece index (and entity table): its pieces of a kind
-    by age, and the squares holding a piece of some kinds."""
+    by age, the squares holding a piece of some kinds, and which pieces have a step to a
+    square holding none of them (`movable`)."""
 
-    __slots__ = ("index", "ents", "lists", "taken")
+    __slots__ = ("index", "ents", "lists", "taken", "free")
 
     def __init__(self, index, ents):
         self.index, self.ents = index, ents
         self.lists: dict = {}  # kind (or None: all) -> sorted uids
         self.taken: dict = {}  # frozenset of kinds -> names of the squares holding one
+        # frozenset of kinds -> (the map's square -> names of its neighbours, {uid: whether
+        # the piece has a neighbour in none of the kinds' squares})
+        self.free: dict = {}
 
-    def added(self, kind: str, uid: int, k: str) -> None:
-        """A new piece `uid` of `kind` stands on square `k` (a name in the index)."""
+    def free_of(self, want: frozenset, near) -> dict:
+        """uid -> whether that piece has a step off the squares `want` takes, as far as
+        known, on the map whose neighbours `near` names (a new map: known afresh)."""
+        got = self.free.get(want)
+        if got is None or got[0] is not near:
+            got = self.free[want] = (near, {})
+        return got[1]
+
+    def added(self, kind: str, uid: int, sq, k: str) -> None:
+        """A new piece `uid` of `kind` stands on square `sq` (`k` in the index)."""
         for key, uids in self.lists.items():
             if key is None or key == kind:
                 insort(uids, uid)
         for want, taken in self.taken.items():
             if kind in want:
                 taken.add(k)
+        self._unsettle(kind, uid, (sq,))
 
-    def removed(self, kind: str, uid: int, k: str) -> None:
-        """Piece `uid` of `kind` left square `k` (a name in the index) and the board."""
+    def removed(self, kind: str, uid: int, sq, k: str) -> None:
+        """Piece `uid` of `kind` left square `sq` (`k` in the index) and the board."""
         for key, uids in self.lists.items():
             if key is None or key == kind:
                 uids.remove(uid)
@@ -89,14 +102,30 @@ class _Listing:
             if kind in want:
                 taken.discard(k)
                 _take(taken, self.index, self.ents, want, k)
+        self._unsettle(kind, uid, (sq,))
 
-    def moved(self, kind: str, old: str, new: str) -> None:
-        """A piece of `kind` went from square `old` to `new` (names in the index)."""
+    def moved(self, kind: str, uid: int, old, new) -> None:
+        """Piece `uid` of `kind` went from square `old` to `new`."""
+        k_old, k_new = sq_key(old), sq_key(new)
         for want, taken in self.taken.items():
             if kind in want:
-                taken.add(new)
-                taken.discard(old)
-                _take(taken, self.index, self.ents, want, old)
+                taken.add(k_new)
+                taken.discard(k_old)
+                _take(taken, self.index, self.ents, want, k_old)
+        self._unsettle(kind, uid, (old, new))
+
+    def _unsettle(self, kind: str, uid: int, squares: tuple) -> None:
+        """Forget whether piece `uid` may step, and, when the squares its kind takes changed,
+        whether the pieces next to `squares` may: theirs are the only answers that can
+        change (maps link squares both ways)."""
+        index = self.index
+        for want, (near, known) in self.free.items():
+            known.pop(uid, None)
+            if kind in want:
+                for sq in squares:
+                    for k in near[sq]:
+                        for u in index.get(k, ()):
+                            known.pop(u, None)
 
 
 _NOTHING = _Listing(None, None)
@@ -146,7 +175,7 @@ class PiecesOnSquares:
         self._add(S, uid, sq)
         listing = self._listing
         if listing.index is self._index(S) and listing.ents is S.ents:
-            listing.added(S.ents[uid]["id"], uid, sq_key(sq))
+            listing.added(S.ents[uid]["id"], uid, sq, sq_key(sq))
         return E(uid)
 
     def remove(self, S, e) -> None:
@@ -159,7 +188,7 @@ class PiecesOnSquares:
         listing = self._listing
         if listing.index is self._index(S) and listing.ents is S.ents:
             if listed == 1:
-                listing.removed(ent["id"], e.i, sq_key(old))
+                listing.removed(ent["id"], e.i, old, sq_key(old))
             else:  # it was not listed once: work it all out again
                 self._listing = _NOTHING
         del S.ents[e.i]
@@ -176,8 +205,8 @@ class PiecesOnSquares:
         listing = self._listing
         if listed != 1:  # it was not listed once: now it is
             self._listing = _NOTHING
-        elif listing.index is self._index(S) and listing.ents is S.ents and listing.taken:
-            listing.moved(ent["id"], sq_key(old), sq_key(sq))
+        elif listing.index is self._index(S) and listing.ents is S.ents and (listing.taken or listing.free):
+            listing.moved(ent["id"], e.i, old, sq)
 
     def _add(self, S, uid: int, sq) -> None:
         idx = self._index(S)

@@ -269,6 +269,8 @@ class TileBoard(PiecesOnSquares, Extension):
         gone = {y.i for y in skip if type(y) is E} if skip else ()
         ents, taken = S.ents, self.taken(S, want)
         near = _near(m)
+        if toward is None:
+            return self._free(S, xs, skip, gone, taken, near, self._listing.free_of(want, near))
         closer = known = None
         out = []
         for x in xs:
@@ -296,6 +298,45 @@ class TileBoard(PiecesOnSquares, Extension):
                 if k not in taken:
                     out.append(x)
                     break
+        return out
+
+    def _free(self, S, xs, skip, gone, taken: set, near: _Near, known: dict) -> list:
+        """`movable` without targets. Between two steps of a chase one piece moved, so
+        whether a piece has a step is remembered per piece (`known`, see
+        `_Listing.free_of`) and worked out again only for the pieces next to the squares
+        whose pieces changed, and for pieces the board's index does not hold where they
+        stand (which it is not told about)."""
+        ents, index = S.ents, self._index(S)
+        out = []
+        for x in xs:
+            if type(x) is E:
+                u = x.i
+                if u in gone:
+                    continue
+                free = known.get(u)
+                if free is None:
+                    ent = ents.get(u)
+                    sq = ent.get("cell") if ent is not None else None
+                    if sq is None:
+                        continue
+                    free = False
+                    for k in near[sq]:
+                        if k not in taken:
+                            free = True
+                            break
+                    if is_cell(sq) and u in index.get(sq_key(sq), ()):
+                        known[u] = free
+                if free:
+                    out.append(x)
+            elif skip and x in skip:
+                continue
+            else:
+                sq = self.square_of(S, x)
+                if sq is not None:
+                    for k in near[sq]:
+                        if k not in taken:
+                            out.append(x)
+                            break
         return out
 
     def _where(self, S, x):
