@@ -30,7 +30,12 @@ def push(S, nid: int, vars: dict | None = None, boundary: bool = False) -> None:
 
 def locals_for(S, c: Compiled) -> dict:
     """The flow locals, built only for a snippet that reads some (most read none)."""
-    return flow_locals(S) if c.uses != () else {}
+    return flow_locals(S) if c.uses != () else NO_LOCALS
+
+
+# the locals given to a snippet that reads none: it never looks at them, so one empty
+# dict serves them all (a snippet's code only ever reads the locals it names)
+NO_LOCALS: dict = {}
 
 
 def push_proc(S, name: str, args: dict) -> None:

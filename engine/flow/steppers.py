@@ -67,8 +67,8 @@ def _namespace(game) -> dict:
 
     return {"after_effect": machine.after_effect, "flow_locals": machine.flow_locals,
             "located": machine.located, "push": machine.push, "evaluate": machine.evaluate,
-            "CATCH": machine.CATCH, "len": len, "_steppers": game.plans.setdefault("steppers", {}),
-            "_stepper": stepper}
+            "CATCH": machine.CATCH, "len": len, "NO_LOCALS": machine.NO_LOCALS,
+            "_steppers": game.plans.setdefault("steppers", {}), "_stepper": stepper}
 
 
 # ---- sequences, compiled ----
@@ -103,7 +103,7 @@ def _push(game, nid: int, vars: str = "None", boundary: bool = False) -> list[st
 
 
 def _locals(c) -> str:
-    return "{}" if c.uses == () else "flow_locals(S)"
+    return "NO_LOCALS" if c.uses == () else "flow_locals(S)"
 
 
 def _child(game, cid: int, child, ns: dict) -> list[str]:
