@@ -414,10 +414,10 @@ class State:
     def describe(self, v: Any) -> str:
         """A value as players read it in logs and labels."""
         t = type(v)
-        if t is int or t is str:
-            return str(v)
         if t is P:
             return f"P{v.i}"
+        if t is int or t is str:
+            return str(v)
         if t is E:
             ent = self.ents.get(v.i)
             return ent["id"] if ent else f"#{v.i}"

@@ -206,6 +206,8 @@ def zone_ids(S, z) -> set[str]:
     if not lst:
         return _NO_IDS  # most hands are empty most of the time
     ents = S.ents
+    if len(lst) == 1:  # a hand of one card, the next most usual
+        return {ents[lst[0]]["id"]}
     return {ents[u]["id"] for u in lst}
 
 

@@ -81,8 +81,8 @@ def _make_seq(game, nid: int):
              "    i = fr[1]"]
     for k, cid in enumerate(node.children):
         child = game.nodes[cid]
-        lines.append(f"    if i == {k}:")
-        lines.append(f"        fr[1] = i = {k + 1}")
+        lines.append(f"    if i <= {k}:")
+        lines.append(f"        fr[1] = {k + 1}")
         lines += ["        " + line for line in _child(game, cid, child, ns)]
     lines += ["    stack.pop()"]
     code = "\n".join(lines) + "\n"
