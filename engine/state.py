@@ -425,8 +425,11 @@ class State:
             return v.key
         if t is Face:
             return v.text
-        if t is list:
-            return "[" + ", ".join([x.text if type(x) is Face else self.describe(x) for x in v]) + "]"
+        if t is list:  # a loop, not a comprehension: no function made for every roll logged
+            parts = []
+            for x in v:
+                parts.append(x.text if type(x) is Face else self.describe(x))
+            return "[" + ", ".join(parts) + "]"
         if v is True:
             return "true"
         if v is False:

@@ -369,8 +369,14 @@ def _emit(S, event, **fields):
 @builtin("log", "str", effect=True, varargs=True)
 def _log(S, fmt, *args):
     """Write a line to the game log: `log('{} rolls {}', current, turn.black)`."""
-    try:
-        text = fmt.format(*[S.describe(a) for a in args])
+    describe = S.describe
+    try:  # fmt.format(*[describe(a) for a in args]), for the usual few arguments
+        if len(args) == 1:
+            text = fmt.format(describe(args[0]))
+        elif len(args) == 2:
+            text = fmt.format(describe(args[0]), describe(args[1]))
+        else:
+            text = fmt.format(*[describe(a) for a in args])
     except (IndexError, KeyError, ValueError):
         text = fmt + " " + " ".join(S.describe(a) for a in args)
     S.log.append({"t": "msg", "text": text})

@@ -396,7 +396,7 @@ def _make_window(game, nid: int):
     passed over in one call, until someone has a legal action (a decision) or everyone
     passed in a row (the window is done). A sequence that found the first seat that may act
     gives it (`first`, in the window's `order`), so it is not looked for twice."""
-    from engine.flow.machine import decision, flow_locals
+    from engine.flow.machine import NO_LOCALS, decision, flow_locals
 
     node = game.nodes[nid]
     point, who = node.point, node.who or "any"
@@ -412,7 +412,7 @@ def _make_window(game, nid: int):
             w = fr[3] = {"order": list(order), "k": 0, "passed": 0}
         order = w["order"]
         size = len(order)
-        L = flow_locals(S) if gather else {}
+        L = flow_locals(S) if gather else NO_LOCALS  # legal_bindings copies them
         passed, i = w["passed"], w["k"]
         while passed < size:
             if first is None:
