@@ -8,6 +8,7 @@ Building the parser's tables in a new process costs more than reading all of a p
 snippets, so a snippet is first offered to `engine.dsl.fastparse`, which reads the
 everyday ones without tables and gives exactly Lark's AST, or nothing. Lark parses what
 it does not read, errors included, so every error is found, worded and placed by Lark.
+The reader is used only with the grammar it was written for (its GRAMMAR_SHA256).
 
 Both Lark's tables and each snippet's AST are kept in the user's cache
 (`engine.resources`, docs/cache.md): the tables as Lark's own serialized form, each
@@ -20,6 +21,7 @@ imported only when something has to be parsed by it.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import sys
 from typing import TYPE_CHECKING
@@ -39,6 +41,12 @@ MAX_CACHED = 5_000  # snippets in the cache file; past this, only those the writ
 @functools.cache
 def _grammar() -> str:
     return (resources.data_dir("grammar") / "effects.lark").read_text()
+
+
+@functools.cache
+def _quick_reader_fits() -> bool:
+    """Whether `engine.dsl.fastparse` was written for this grammar (see GRAMMAR_SHA256)."""
+    return hashlib.sha256(_grammar().encode()).hexdigest() == fastparse.GRAMMAR_SHA256
 
 
 @functools.cache
@@ -473,7 +481,7 @@ def parse_program(text: str) -> ast.Program:
     """Statements (an effect). Remembered: packs repeat the same snippets across modes."""
     prog = _CACHE.get(text)
     if prog is None:
-        prog = fastparse.read(text, MAX_NESTING)
+        prog = fastparse.read(text, MAX_NESTING) if _quick_reader_fits() else None
         if prog is None:  # an error, or something only Lark reads: Lark decides
             prog = _ToAst().transform(_parse_tree(text))
         _CACHE.put(text, prog)

@@ -10,7 +10,7 @@ import random
 import pytest
 
 import engine
-from engine.dsl import fastparse, parser
+from engine.dsl import ast, fastparse, parser
 from engine.pack.loader import list_packs
 
 from .test_corpus import _chunks
@@ -58,6 +58,26 @@ def pack_snippets(monkeypatch) -> set[str]:
         parser.parse_program.cache_clear()
         parser.parse_expr.cache_clear()
     return seen
+
+
+def test_the_quick_reader_follows_this_grammar():
+    assert parser._quick_reader_fits(), (
+        "grammar/effects.lark changed: bring engine/dsl/fastparse.py in line with it (and "
+        "these tests), then set its GRAMMAR_SHA256; until then Lark parses everything")
+
+
+def test_a_changed_grammar_sends_everything_to_lark(monkeypatch):
+    monkeypatch.setattr(fastparse, "GRAMMAR_SHA256", "another grammar")
+    monkeypatch.setattr(fastparse, "read", lambda *_: pytest.fail("read quickly"))
+    parser._quick_reader_fits.cache_clear()
+    parser.parse_program.cache_clear()
+    parser._CACHE.reset()
+    try:
+        assert isinstance(parser.parse_program("x = 1 + unseen_name_4711"), ast.Program)
+    finally:
+        parser._quick_reader_fits.cache_clear()
+        parser.parse_program.cache_clear()
+        parser._CACHE.reset()
 
 
 def test_every_snippet_of_the_bundled_packs_is_read_quickly_and_alike(monkeypatch):
