@@ -35,6 +35,7 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
     before = len(out)
     ents = S.ents
     made_of, made = None, None  # the labels made for the last type of place seen
+    plain_of, plain = None, None  # the labels made for the last type of other value seen
     for v in values:
         if type(v) is E:
             ent = ents[v.i]
@@ -51,8 +52,22 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
                 lab = f"{head}{ent['id']}@{_text(S, cell)})"
                 _remember(made, ent["id"], cell, lab)
             out[lab] = (a, {name: v})
+        elif type(v) is P:
+            out[f"{head}{v.i})"] = (a, {name: v})
         else:
-            out[f"{head}{_value_label(S, v)})"] = (a, {name: v})
+            if type(v) is not plain_of:
+                plain_of = type(v)
+                plain = _made(S, head, plain_of, "values")
+            try:
+                lab = plain[v]
+            except (KeyError, TypeError):  # not made yet, or unhashable
+                lab = f"{head}{_text(S, v)})"
+                try:
+                    if len(plain) < 100_000:
+                        plain[v] = lab
+                except TypeError:
+                    pass
+            out[lab] = (a, {name: v})
     if len(out) - before < len(values):  # two values share a label (this action's all start with head)
         for lab in [lab for lab in out if lab.startswith(head)]:
             del out[lab]
@@ -60,11 +75,12 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
             out[head + _value_label(S, v) + (f"#{v.i})" if type(v) is E else ")")] = (a, {name: v})
 
 
-def _made(S, head: str, t: type) -> dict:
+def _made(S, head: str, t: type, of: str = "pieces") -> dict:
     """The labels `head` + kind + '@' + place + ')' made so far in this game for places of
     type `t`, by kind then place: a piece's label depends on nothing else (see `_text`),
-    and a board's pieces are labelled again at every decision, mostly where they were."""
-    key = ("labels", head, t)
+    and a board's pieces are labelled again at every decision, mostly where they were.
+    Of other `values` of type `t` (places, numbers...), `head` + value + ')' by value."""
+    key = ("labels", of, head, t)
     made = S.game.plans.get(key)
     if made is None:
         made = S.game.plans[key] = {}
