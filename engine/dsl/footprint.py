@@ -9,7 +9,11 @@ the generated Python of a snippet (and of the procedures it calls):
   keys are not told apart by owner, which can only make answers more cautious;
 - `OTHER` stands for zones and the places of entities, which only some builtins touch;
 - `ANY` stands for everything: what is not understood (an unknown call, a write through
-  a computed key, the current player or turn, which change between effects) is `ANY`.
+  a computed key, the current player or turn, which change between effects) is `ANY`;
+- a builtin that knows what it touches may say so (`declare`, next to its registration):
+  a board's tile under a square reads only the map, moving a piece writes only its cell;
+- `count` and `empty` of a list (a list display or comprehension, or a procedure whose
+  value is one) read what the list reads, no zone.
 
 Two footprints meet when they share a key, or one holds `ANY`, or both hold `OTHER`.
 An effect whose writes do not meet what the end conditions read leaves them as false as
