@@ -44,16 +44,25 @@ def push_proc(S, name: str, args: dict) -> None:
 
 
 def flow_locals(S) -> dict:
-    """Variables visible to an effect: frame vars from the innermost procedure outwards."""
-    out: dict = {}
+    """Variables visible to an effect: frame vars from the innermost procedure outwards
+    (an inner frame's variable hides an outer one's of the same name)."""
+    first = out = None  # mostly one frame holds variables: its own are copied in one go
     for fr in reversed(S.stack):
-        if fr[2]:
-            for k, v in fr[2].items():
-                if k not in out:
-                    out[k] = v
+        vars = fr[2]
+        if vars:
+            if first is None:
+                first = vars
+            else:
+                if out is None:
+                    out = dict(first)
+                for k, v in vars.items():
+                    if k not in out:
+                        out[k] = v
         if fr[4]:
             break
-    return out
+    if out is not None:
+        return out
+    return {} if first is None else dict(first)
 
 
 def evaluate(S, c: Compiled, L: dict):

@@ -331,13 +331,26 @@ def _make_repeat(game, nid: int):
 # ---- the other nodes ----
 
 def _make_do(game, nid: int):
-    from engine.flow.machine import locals_for, run_effect
+    """An effect: `run_effect`, with `after_effect` only when it has something to do (as in
+    a sequence)."""
+    from engine.flow.machine import CATCH, after_effect, locals_for, located, may_end
 
     fx = game.nodes[nid].fx
+    fn, ends = fx.fn, may_end(game, fx)
 
     def _do(S, fr):
         S.stack.pop()
-        run_effect(S, fx, locals_for(S, fx))
+        L = locals_for(S, fx)
+        S.fx_steps = 1  # S.charge(1) after S.fx_steps = 0
+        S.steps += 1
+        if S.steps > S.step_cap or S.fx_cap < 1:
+            S.charge(0)
+        try:
+            fn(S, L)
+        except CATCH as exc:
+            raise located(exc, fx) from None
+        if ends or S.events or S.end_turn_requested:
+            after_effect(S, fx)
 
     return _do
 
