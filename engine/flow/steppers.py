@@ -23,8 +23,8 @@ from __future__ import annotations
 from engine.flow.labels import legal_bindings, needs_locals, window_check
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
 
-# a stepper runs a procedure's body in place only while the stack is this shallow: deeper,
-# (a recursive procedure) the interpreter's loop takes it, and Python's stack stays small
+# a call runs its procedure's body in place only while the stack is this shallow; deeper
+# (a procedure that calls itself), the interpreter's loop runs it, and Python's stack stays small
 INLINE_DEPTH = 64
 
 
@@ -55,11 +55,6 @@ class _Orders(dict):
 
 
 ORDERS = {who: _Orders(who) for who in ("any", "others", "current")}
-
-
-def window_order(S, who: str) -> tuple[int, ...]:
-    """The seats a window asks, in turn order from the current player."""
-    return ORDERS[who][len(S.pl)][S.cur]
 
 
 def _namespace(game) -> dict:
