@@ -70,10 +70,6 @@ _not_sentinel = frozenset({object()}).isdisjoint  # hashes each value; a list or
 _values = chain.from_iterable
 
 
-_STEP = 0x9E3779B97F4A7C15  # splitmix64's step (engine.rng)
-assert rng.MASK == 0xFFFFFFFFFFFFFFFF  # written out in roll_dice
-
-
 def _roll_plan(game, die: str) -> tuple[list, list | None, int]:
     """(faces, the log entry of each face, how many faces) of die `die`, made once per
     game; no entries when a face's text is not fixed (a face of another type than a
@@ -279,10 +275,9 @@ class State:
 
     def roll_dice(self, die: str, n: int) -> list:
         """Roll a die `n` times, logging each roll. Dice rolls are the commonest use of the
-        RNG, so its steps are written out here once more: splitmix64's state only moves by
-        a fixed step, so the n states are a range, and each face index is mixed from one.
-        A face's log entry is made once per game and shared by every roll that shows it
-        (nothing changes a log entry once it is written)."""
+        RNG, so its step (`rand_below`) is written out here once more, with the state kept
+        in a local until the last die. A face's log entry is made once per game and shared
+        by every roll that shows it (nothing changes a log entry once it is written)."""
         try:
             faces, entries, k = self.game.plans["rolls"][die]
         except KeyError:
@@ -326,7 +321,7 @@ class State:
         mask = rng.MASK
         r = self.rng
         for i in range(len(lst) - 1, 0, -1):
-            r = (r + _STEP) & mask
+            r = (r + 0x9E3779B97F4A7C15) & mask
             z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & mask
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
             j = (z ^ (z >> 31)) % (i + 1)
