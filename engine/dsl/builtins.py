@@ -309,8 +309,8 @@ def _icons(S, faces, icon):
     """How many of `icon` a list of faces shows (a face with `{hit: 2}` counts 2)."""
     total = 0
     for f in faces:
-        if type(f) is Face:
-            total += f.icons.get(icon, 0)
+        if type(f) is Face and icon in f.icons:  # most faces show none of a given icon
+            total += f.icons[icon]
     return total
 
 
