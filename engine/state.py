@@ -146,10 +146,12 @@ class State:
 
     def apply(self, action: str) -> None:
         """Take the action with this label, then run the rules until the next decision."""
-        d = self.decision()
+        d = self._decision  # self.decision(), without a call when it is known
+        if d is None or self.over:
+            d = self.decision()
         if d is None:
             raise StateError("the game is over: no action can be taken")
-        if action not in d.index:
+        if action not in d.bindings:  # d.index
             from engine.errors import did_you_mean
             raise StateError(f"'{action}' is not a legal action now",
                              hint=did_you_mean(action, d.actions) or
