@@ -5,14 +5,13 @@ change of the board."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import engine
 from engine.board.tilepieces import KEY, sq_key
 from engine.dsl.values import E
 from engine.flow.machine import evaluate, run_effect
+from tests.random_states import states_met
 
 
 @pytest.fixture(scope="module", params=["competitive", "cooperative"])
@@ -44,22 +43,10 @@ def reference_steps(b, S, sq, kinds, toward=None) -> list:
             if not any(S.ents[u]["id"] in kinds for u in index.get(sq_key(nb), ()))]
 
 
-def mid_game_states(game, n: int, seed: int):
-    """States met while playing random games, each at a decision."""
-    rng = random.Random(seed)
-    S = game.new_state(players=2, seed=seed)
-    while not S.over and n:
-        d = S.decision()
-        if rng.random() < 0.2:
-            n -= 1
-            yield S
-        S.apply(rng.choice(d.actions))
-
-
 def test_chase_questions_agree_with_their_definitions(dz):
     b = dz.extensions["board"]
     checked = 0
-    for S in mid_game_states(dz, 30, 7):
+    for S in states_met(dz, 30, 7):
         zombies = b.pieces(S, "zombie")
         pawns = [p["sq"] for p in S.pl if p["sq"] is not None]
         for toward in (None, pawns, pawns[:1], [zombies[-1]] if zombies else []):
@@ -80,14 +67,14 @@ def test_a_map_links_squares_both_ways(dz):
     """`Closer` reads the steps toward the nearest targets off one search from all of them,
     which is right because every move can be made back."""
     b = dz.extensions["board"]
-    for S in mid_game_states(dz, 10, 3):
+    for S in states_met(dz, 10, 3):
         adj = b.map(S).adj
         assert all(sq in adj[nb] for sq, nbs in adj.items() for nb in nbs)
 
 
 def test_movable_leaves_out_the_pieces_in_its_fourth_list(dz):
     b = dz.extensions["board"]
-    S = next(S for S in mid_game_states(dz, 200, 5) if len(b.pieces(S, "zombie")) > 4)
+    S = next(S for S in states_met(dz, 200, 5) if len(b.pieces(S, "zombie")) > 4)
     zombies = b.pieces(S, "zombie")
     skip = [zombies[1], E(zombies[3].i), (0, 0), "zombie"]
     every = value(dz, S, "movable(pieces('zombie'), 'zombie')")
@@ -102,7 +89,7 @@ def test_movable_leaves_out_the_pieces_in_its_fourth_list(dz):
     # a piece that has left the game, or one without a square, is never movable
     gone = E(S.next_uid + 5)
     C = S.clone()
-    del C.ents[zombies[2].i]["cell"]
+    del C.ent_w(zombies[2].i)["cell"]  # the clone's record alone: records are shared until written
     assert b.movable(C, [gone, *zombies], "zombie") == \
         [z for z in b.movable(S, zombies, "zombie") if z != zombies[2]]
     assert b.movable(S, [*zombies, zombies[0].i], "zombie") == b.movable(S, zombies, "zombie")
@@ -151,7 +138,7 @@ def test_placements_are_the_positions_and_rotations_that_fit(dz):
     from engine.board.tilemap import MapCache, Rules
 
     b = dz.extensions["board"]
-    for S in mid_game_states(dz, 15, 11):
+    for S in states_met(dz, 15, 11):
         for connect in (True, False):
             m = MapCache(b.tiles, Rules(b.rules.blocked, b.rules.across, connect)).get(b.map(S).key)
             for td in b.tiles.values():

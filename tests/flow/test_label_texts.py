@@ -5,29 +5,17 @@ and mixtures, and for actions with several parameters."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import engine
 from engine.dsl.values import E, P
 from engine.flow import labels
+from tests.random_states import states_met
 
 
 @pytest.fixture(scope="module")
 def dz():
     return engine.load("defcon-z", "competitive")
-
-
-def states(game, n: int, seed: int):
-    rng = random.Random(seed)
-    S = game.new_state(players=3, seed=seed)
-    while not S.over and n:
-        d = S.decision()
-        if rng.random() < 0.1:
-            n -= 1
-            yield S
-        S.apply(rng.choice(d.actions))
 
 
 def one_by_one(S, values):
@@ -53,7 +41,7 @@ def bound_one_by_one(S, values) -> list:
 def test_texts_of_lists_are_the_texts_of_their_values(dz):
     b = dz.extensions["board"]
     checked = 0
-    for S in states(dz, 15, 4):
+    for S in states_met(dz, 15, 4, players=3, share=0.1):
         pieces = b.pieces(S)
         cards = [E(u) for z in S.zones.values() for u in z][:12]
         squares = [S.ents[p.i]["cell"] for p in pieces]
@@ -79,7 +67,7 @@ def test_a_missing_entity_fails_as_it_always_did(dz):
 def test_labels_of_several_parameters(dz):
     b = dz.extensions["board"]
     lure = next(a for a in dz.actions if len(a.params) == 2 and a.id == "lure-move")
-    for S in states(dz, 10, 9):
+    for S in states_met(dz, 10, 9, players=3, share=0.1):
         zombies = b.pieces(S, "zombie")
         found = [{"z": z, "to": sq} for z in zombies for sq in b.open_steps(S, z, "zombie")]
         found += [{"z": P(1), "to": [1, 2]}, {"z": "x", "to": None}]
