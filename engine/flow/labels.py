@@ -439,6 +439,7 @@ def _make_window(game, point: str):
              "    steps, fx_steps = S.steps, S.fx_steps",
              "    cur = S.cur",
              "    players = S.players",
+             *_empty_handed(game, point, ns),
              "    try:",
              "        for k, i in enumerate(seats):",
              "            v_me = players[i]",
@@ -472,6 +473,36 @@ def _make_window(game, point: str):
               "    finally:",
               "        S.steps, S.fx_steps = steps, fx_steps"]
     return _exec(game, lines, ns, f"<horde:window {point}>")["_first"]
+
+
+def _empty_handed(game, point: str, ns: dict) -> list[str]:
+    """Code that answers `len(seats)` at once when no seat holds a card in any of the zones
+    every action of the window first needs one in: the usual window, which the seat-by-seat
+    loop would pass over seat after seat. Only when that loop surely would: each seat's
+    plan is one that passes over an empty hand, and the step budget has room for the most
+    steps any of them charges before looking (else the loop stops at that seat)."""
+    hands, most = [], 0
+    for is_cur in (True, False):
+        made = _tests(game, _offered(game, point, is_cur), ns, domains=True)
+        if made is None or None in made[0]:
+            return []
+        tests, inlined, _, held = made
+        if tests and None in held:
+            return []
+        most = max(most, inlined)
+        zones = sorted(set(held)) if tests else []
+        hands.append(" or ".join(f"S.zones[_zr_{zone}[i].key]" for zone in zones) or "False")
+    budget = f"S.depth < {game.limits['depth']} and fx_steps + {most} <= S.fx_cap and " \
+             f"steps + {most} <= S.step_cap" if most else "True"
+    return [f"    if {budget}:",
+            "        try:",
+            "            for i in seats:",
+            f"                if ({hands[0]}) if i == cur else ({hands[1]}):",
+            "                    break",
+            "            else:",
+            "                return len(seats)",
+            "        except Exception:",
+            "            pass  # the loop below finds out, seat by seat"]
 
 
 def _prepared(game, c):

@@ -16,7 +16,7 @@ import pytest
 import engine
 from engine.dsl.values import Z
 from engine.errors import RuleRuntimeError
-from engine.flow.labels import _collect, can_act, legal_bindings
+from engine.flow.labels import _collect, can_act, first_may_act, legal_bindings
 from engine.pack.loader import list_packs
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fastpaths" / "pack.yaml"
@@ -125,6 +125,15 @@ def test_plans_agree_with_the_careful_way_in_random_games(pack, mode):
                 if careful and not isinstance(careful, str):
                     assert can_act(S, d.point, seat), (d.point, seat)
                 checked += 1
+            for point in g.actions_at:  # a window passes over no seat that may act, at any point
+                for start in range(len(S.pl)):
+                    seats = [(start + k) % len(S.pl) for k in range(len(S.pl))]
+                    before = (S.steps, S.fx_steps)
+                    first = first_may_act(S, point, seats)
+                    assert (S.steps, S.fx_steps) == before, "asking changed the state"
+                    for seat in seats[:first]:
+                        assert not _outcome(_careful, S, point, seat), (point, seats, seat)
+                        S.steps, S.fx_steps = before
             S.apply(rnd.choice(d.actions))
             n += 1
     assert checked
