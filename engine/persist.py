@@ -94,7 +94,7 @@ _KEYS = {"pl": list, "ents": dict, "zones": dict, "vars": dict, "turn": dict, "s
 
 
 def state_from_dict(game, data) -> object:
-    from engine.state import State
+    from engine.state import State, holds_containers
 
     if not isinstance(data, dict):
         raise StateError("corrupt save: expected a JSON object")
@@ -114,7 +114,7 @@ def state_from_dict(game, data) -> object:
         S.pl = decode(data["pl"], game)
         S.ents = {int(u): decode(e, game) for u, e in data["ents"].items()}
         S.own = set(S.ents)
-        S.deep = {u for u, e in S.ents.items() if any(type(v) in (list, dict) for v in e.values())}
+        S.deep = {u for u, e in S.ents.items() if holds_containers(e)}
         S.zones = {k: [int(u) for u in v] for k, v in data["zones"].items()}
         S.vars = decode(data["vars"], game)
         S.turn = decode(data["turn"], game)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.dsl.compiler import Compiled
 from engine.dsl.values import Z
 from engine.flow import machine
-from engine.state import State, copy_records, copy_value
+from engine.state import State, copy_records, copy_value, copy_zones
 
 
 def _init_value(S, v):
@@ -14,11 +14,10 @@ def _init_value(S, v):
     return copy_value(v)
 
 
-def _deal_cards(S, game, players: int) -> None:
+def _deal_cards(S, game, players: int, keep: bool) -> None:
     """Make every card's copies in its zone. Every game of a pack for the same number of
-    players starts with the same cards in the same places, so the first one's are kept
-    (`_copy_cards`) for the next ones."""
-    fresh = not S.ents and S.next_uid == 1
+    players starts with the same cards in the same places, so with `keep` the first one's
+    are kept (`_copy_cards`) for the next ones."""
     for card in game.cards.values():
         if card.zone is None:
             continue
@@ -27,22 +26,18 @@ def _deal_cards(S, game, players: int) -> None:
             for _ in range(card.count):
                 uid = S.new_entity(card.id, card.fields)
                 S.move_ent(uid, Z(card.zone, owner))
-    if fresh:
-        game.plans[("cards dealt", players)] = (copy_records(S.ents), _copy_zones(S.zones),
+    if keep:
+        game.plans[("cards dealt", players)] = (copy_records(S.ents), copy_zones(S.zones),
                                                 S.next_uid, frozenset(S.deep))
 
 
 def _copy_cards(S, made) -> None:
     ents, zones, next_uid, deep = made
     S.ents = copy_records(ents)
-    S.zones = _copy_zones(zones)
+    S.zones = copy_zones(zones)
     S.next_uid = next_uid
     S.own = set(S.ents)
     S.deep = set(deep)
-
-
-def _copy_zones(zones: dict) -> dict:
-    return dict(zip(zones, map(list.copy, zones.values()), strict=False))
 
 
 def setup_state(game, players: int, seed: int, prepare=None) -> State:
@@ -57,11 +52,12 @@ def setup_state(game, players: int, seed: int, prepare=None) -> State:
         S.cur = i
         S.pl[i] = {name: _init_value(S, f.init) for name, f in game.player_fields.items()}
     S.cur = 0
-    made = game.plans.get(("cards dealt", players))
-    if made is not None and not S.ents and S.next_uid == 1:
+    fresh = not S.ents and S.next_uid == 1  # no entity made yet: the usual deal
+    made = game.plans.get(("cards dealt", players)) if fresh else None
+    if made is not None:
         _copy_cards(S, made)
     else:
-        _deal_cards(S, game, players)
+        _deal_cards(S, game, players, keep=fresh)
     for ext in game.extensions.values():
         ext.setup(S)
     for z in game.zones.values():

@@ -48,6 +48,17 @@ def copy_records(recs: dict) -> dict:
     return {u: copy_value(e) for u, e in recs.items()}
 
 
+def copy_zones(zones: dict) -> dict:
+    """A copy of a state's zones: each list of uids copied in C."""
+    return dict(zip(zones, map(list.copy, zones.values()), strict=False))
+
+
+def holds_containers(record: dict) -> bool:
+    """Whether a record holds a list or a dict, which an effect can change in place (such
+    records are copied with their state: see `State.clone`)."""
+    return not _flat(map(type, record.values()))
+
+
 def copy_record_list(recs: list) -> list:
     """`copy_value` of a list of records (players), the same way."""
     if _all_hashable(_values(map(dict.values, recs))):
@@ -209,8 +220,7 @@ class State:
                 if u in ents:
                     ents[u] = copy_value(ents[u])
         c.deep = set(deep)
-        zones = self.zones
-        c.zones = dict(zip(zones, map(list.copy, zones.values()), strict=False))
+        c.zones = copy_zones(self.zones)
         c.vars = copy_value(self.vars)
         c.turn = copy_value(self.turn)
         cv = copy_value
@@ -378,7 +388,7 @@ class State:
         self.next_uid += 1
         self.ents[uid] = {"id": kind, "@z": None, **copy_value(fields)}
         self.own.add(uid)
-        if fields and not _flat(map(type, fields.values())):
+        if fields and holds_containers(fields):
             self.deep.add(uid)
         return uid
 

@@ -12,9 +12,9 @@ piece's cell keep it in step. It is found by the identity of the state's entity 
 (`S.ents`), which every copy of a state (a clone, a loaded save, a snapshot) has of its
 own; nothing derived is stored in the state or saved. An index only lists where pieces may
 be: each answer is checked against the entities (zone and cell), so a piece that left the
-board by other means than `lift` (a plain `move`) is not counted. A rule that wrote a
-piece's `cell` field itself, instead of calling `place` or `step`, would not be seen at its
-new cell.
+board by other means than `lift` (a plain `move`) is not counted. A rule cannot write a
+piece's `cell` field itself (the compiler and `runtime.set_` refuse it): the index would
+not see the piece at its new cell.
 
 Each cell holds at most `capacity` pieces, not counting *markers* (kinds that neither count
 nor block, such as a trap lying on a square). A piece that moves `through` others ignores

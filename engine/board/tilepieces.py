@@ -154,6 +154,17 @@ class PiecesOnSquares:
     def _index(self, S) -> dict:
         return S.vars[KEY]["at"]
 
+    def _listing_of(self, S, make: bool = True) -> _Listing | None:
+        """What is remembered about S's index: the last listing when it is S's; else a new
+        one (`make`) or None."""
+        listing, index = self._listing, self._index(S)
+        if listing.index is index and listing.ents is S.ents:
+            return listing
+        if not make:
+            return None
+        listing = self._listing = _Listing(index, S.ents)
+        return listing
+
     def _piece(self, S, e, fn: str) -> dict:
         if type(e) is not E or e.i not in S.ents:
             raise RuleRuntimeError(f"{fn}: expected a piece, got {S.describe(e)}")
@@ -173,8 +184,8 @@ class PiecesOnSquares:
         uid = S.new_entity(kind, kd.fields)
         S.ent_w(uid)["cell"] = sq
         self._add(S, uid, sq)
-        listing = self._listing
-        if listing.index is self._index(S) and listing.ents is S.ents:
+        listing = self._listing_of(S, make=False)
+        if listing is not None:
             listing.added(S.ents[uid]["id"], uid, sq, sq_key(sq))
         return E(uid)
 
@@ -185,8 +196,8 @@ class PiecesOnSquares:
             raise RuleRuntimeError(f"remove: {S.describe(e)} is in a zone, not on the board")
         old = ent.get("cell")
         listed = self._unindex(S, e.i, old)
-        listing = self._listing
-        if listing.index is self._index(S) and listing.ents is S.ents:
+        listing = self._listing_of(S, make=False)
+        if listing is not None:
             if listed == 1:
                 listing.removed(ent["id"], e.i, old, sq_key(old))
             else:  # it was not listed once: work it all out again
@@ -202,10 +213,11 @@ class PiecesOnSquares:
         ent = S.ent_w(e.i)
         ent["cell"] = sq
         self._add(S, e.i, sq)
-        listing = self._listing
         if listed != 1:  # it was not listed once: now it is
             self._listing = _NOTHING
-        elif listing.index is self._index(S) and listing.ents is S.ents and (listing.taken or listing.free):
+            return
+        listing = self._listing_of(S, make=False)
+        if listing is not None and (listing.taken or listing.free):
             listing.moved(ent["id"], e.i, old, sq)
 
     def _add(self, S, uid: int, sq) -> None:
@@ -254,9 +266,7 @@ class PiecesOnSquares:
     def pieces(self, S, kinds=None) -> list:
         """Every piece on the board (optionally only of some kinds), by age."""
         index, ents = self._index(S), S.ents
-        listing = self._listing
-        if listing.index is not index or listing.ents is not ents:
-            listing = self._listing = _Listing(index, ents)
+        listing = self._listing_of(S)
         known = kinds is None or type(kinds) is str
         out = listing.lists.get(kinds) if known else None
         if out is None:
@@ -273,9 +283,7 @@ class PiecesOnSquares:
     def taken(self, S, want: frozenset) -> set:
         """The names (in the index) of the squares holding a piece of the kinds `want`."""
         index, ents = self._index(S), S.ents
-        listing = self._listing
-        if listing.index is not index or listing.ents is not ents:
-            listing = self._listing = _Listing(index, ents)
+        listing = self._listing_of(S)
         got = listing.taken.get(want)
         if got is None:
             got = listing.taken[want] = set()

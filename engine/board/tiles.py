@@ -46,11 +46,11 @@ class TileBoard(PiecesOnSquares, Extension):
     """The building block behind `board: {type: tiles}`; see the module docstring."""
 
     name = "board"
+    type = "tiles"
 
     def words(self) -> dict:
         from engine.board.registry import bound_words
         return bound_words(self)
-    type = "tiles"
 
     def __init__(self, tiles: dict[str, TileDef], rules: Rules, stack: str, placed: str,
                  start: str, player_square: str | None):
@@ -285,15 +285,12 @@ class TileBoard(PiecesOnSquares, Extension):
                 sq = self.square_of(S, x)
             if sq is None:
                 continue
-            if toward is None:
-                steps = near[sq]
-            else:
-                if closer is None:
-                    closer = self._toward(S, m, toward)
-                    known = closer.keys
-                steps = known.get(sq)
-                if steps is None:
-                    steps = closer.keys_of(sq)
+            if closer is None:
+                closer = self._toward(S, m, toward)
+                known = closer.keys
+            steps = known.get(sq)
+            if steps is None:
+                steps = closer.keys_of(sq)
             for k in steps:
                 if k not in taken:
                     out.append(x)

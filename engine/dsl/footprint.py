@@ -76,16 +76,24 @@ def writes(game, c) -> frozenset:
     return _footprint(game, c, "writes")
 
 
+def body_tree(c) -> py.Module | None:
+    """The generated code of snippet `c` as a Python tree (its body in a function `_f`), for
+    the analyses that read it; None when it has no body to read."""
+    if not c.body:
+        return None
+    try:
+        return py.parse("def _f():\n" + "\n".join(c.body) + "\n")
+    except SyntaxError:
+        return None
+
+
 def _footprint(game, c, kind: str) -> frozenset:
     memo = game.plans.setdefault(("footprint", kind), {})
     key = id(c)  # the game holds `c`, so its id stays its own
     if key in memo:
         return memo[key] if memo[key] is not None else frozenset({ANY})  # None: being made
     memo[key] = None
-    try:
-        tree = py.parse("def _f():\n" + "\n".join(c.body) + "\n") if c.body else None
-    except SyntaxError:
-        tree = None
+    tree = body_tree(c)
     if tree is None:
         found = frozenset({ANY})
     else:
@@ -167,11 +175,8 @@ class _Reads(_Walker):
         if not (isinstance(f, py.Name) and f.id.startswith("_pc_")):
             return False
         proc = _proc(self.game, f.id[len("_pc_"):])
-        if proc is None or not proc.body:
-            return False
-        try:
-            tree = py.parse("def _f():\n" + "\n".join(proc.body) + "\n")
-        except SyntaxError:
+        tree = body_tree(proc) if proc is not None else None
+        if tree is None:
             return False
         body = tree.body[0].body
         return len(body) == 1 and isinstance(body[0], py.Return) and \

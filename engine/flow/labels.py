@@ -214,13 +214,10 @@ def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: 
         if check is not None:
             for k in check(S, me):
                 a = acts[k]
-                params = a.params
-                if not params:
-                    out[a.id] = (a, {})
-                elif len(params) == 1:
-                    _add_single(S, a, L, out, None)
-                else:
+                if a.params:
                     _add_bindings(S, a, L, out, _call)
+                else:
+                    out[a.id] = (a, {})
             return
     from engine.flow.machine import evaluate
 
@@ -272,11 +269,7 @@ def _add_single(S, a, L: dict, out: dict, evaluate) -> None:
     without their loops over parameters."""
     name, domain = a.params[0]
     cond = a.cond
-    if evaluate is None:  # the quick way: the snippet itself
-        values = domain.fn(S, L)
-        evaluate = _call
-    else:
-        values = evaluate(S, domain, L)
+    values = evaluate(S, domain, L)
     if type(values) is not list:
         values = list(values)
     if cond is not None:
@@ -435,19 +428,19 @@ def _make_window(game, point: str):
     results, stopping at the first seat that may act. The budget checks and the restored
     step counts are those of `can_act`, so the answer is the same seat."""
     ns: dict = {"enumerate": enumerate, "len": len, "Exception": Exception}
+    plans = [_tests(game, _offered(game, point, is_cur), ns, domains=True) for is_cur in (True, False)]
     lines = ["def _first(S, seats):",
              "    steps, fx_steps = S.steps, S.fx_steps",
              "    cur = S.cur",
              "    players = S.players",
-             *_empty_handed(game, point, ns),
+             *_empty_handed(game, plans),
              "    try:",
              "        for k, i in enumerate(seats):",
              "            v_me = players[i]",
              "            try:"]
-    for is_cur in (True, False):
+    for is_cur, made in zip((True, False), plans, strict=True):
         lines.append(f"                {'if' if is_cur else 'else'}{' i == cur' if is_cur else ''}:")
         pad = " " * 20
-        made = _tests(game, _offered(game, point, is_cur), ns, domains=True)
         if made is None:
             lines.append(pad + "return k")  # a condition no plan can hold: ask the careful way
             continue
@@ -461,8 +454,7 @@ def _make_window(game, point: str):
             lines.append(pad + "return k")
             continue
         if tests and None not in held:  # every test first needs a card: none held, none may act
-            hands = " or ".join(f"S.zones[_zr_{zone}[i].key]" for zone in sorted(set(held)))
-            lines += [pad + f"if not ({hands}):", pad + "    continue"]
+            lines += [pad + f"if not ({_holds_any(held)}):", pad + "    continue"]
         lines += [pad + f"{name} = {text}" for name, text in hoisted.items()]
         if tests:
             lines += [pad + f"if {' or '.join(f'({test})' for test in tests)}:", pad + "    return k"]
@@ -475,23 +467,27 @@ def _make_window(game, point: str):
     return _exec(game, lines, ns, f"<horde:window {point}>")["_first"]
 
 
-def _empty_handed(game, point: str, ns: dict) -> list[str]:
+def _holds_any(held: list[str]) -> str:
+    """The test that seat `i` holds a card in one of the zones `held`."""
+    return " or ".join(f"S.zones[_zr_{zone}[i].key]" for zone in sorted(set(held)))
+
+
+def _empty_handed(game, plans: list) -> list[str]:
     """Code that answers `len(seats)` at once when no seat holds a card in any of the zones
     every action of the window first needs one in: the usual window, which the seat-by-seat
     loop would pass over seat after seat. Only when that loop surely would: each seat's
-    plan is one that passes over an empty hand, and the step budget has room for the most
-    steps any of them charges before looking (else the loop stops at that seat)."""
+    plan (`_tests` for the current seat, then the others) is one that passes over an empty
+    hand, and the step budget has room for the most steps any of them charges before
+    looking (else the loop stops at that seat)."""
     hands, most = [], 0
-    for is_cur in (True, False):
-        made = _tests(game, _offered(game, point, is_cur), ns, domains=True)
+    for made in plans:
         if made is None or None in made[0]:
             return []
         tests, inlined, _, held = made
         if tests and None in held:
             return []
         most = max(most, inlined)
-        zones = sorted(set(held)) if tests else []
-        hands.append(" or ".join(f"S.zones[_zr_{zone}[i].key]" for zone in zones) or "False")
+        hands.append(_holds_any(held) if tests else "False")
     budget = f"S.depth < {game.limits['depth']} and fx_steps + {most} <= S.fx_cap and " \
              f"steps + {most} <= S.step_cap" if most else "True"
     return [f"    if {budget}:",

@@ -200,12 +200,10 @@ def _contained(game, c) -> bool:
     import ast as py
 
     from engine.dsl import builtins
+    from engine.dsl.footprint import body_tree
 
-    if c.body is None or not c.body:
-        return False
-    try:
-        tree = py.parse("def _f():\n" + "\n".join(c.body) + "\n")
-    except SyntaxError:
+    tree = body_tree(c)
+    if tree is None:
         return False
     names = c.fn.__globals__
     for node in py.walk(tree):
