@@ -34,12 +34,18 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
     head = f"{a.id}({name}="
     before = len(out)
     ents = S.ents
+    last = _last(S.game, a, name)
     made_of, made = None, None  # the labels made for the last type of place seen
     plain_of, plain = None, None  # the labels made for the last type of other value seen
     for v in values:
         if type(v) is E:
-            ent = ents[v.i]
+            u = v.i
+            ent = ents[u]
             cell = ent.get("cell")
+            seen = last.get(u)
+            if seen is not None and seen[0] is cell and seen[1] == ent["id"]:
+                out[seen[2]] = seen[3]
+                continue
             if cell is None:
                 out[f"{head}{ent['id']})"] = (a, {name: v})
                 continue
@@ -51,7 +57,13 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
             except (KeyError, TypeError):  # not made yet, or unhashable
                 lab = f"{head}{ent['id']}@{_text(S, cell)})"
                 _remember(made, ent["id"], cell, lab)
-            out[lab] = (a, {name: v})
+            out[lab] = bound = (a, {name: v})
+            if type(cell) is tuple and len(last) < 100_000:
+                try:
+                    hash(cell)  # a tuple of values that cannot change
+                    last[u] = (cell, ent["id"], lab, bound)
+                except TypeError:
+                    pass
         elif type(v) is P:
             out[f"{head}{v.i})"] = (a, {name: v})
         else:
@@ -73,6 +85,19 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
             del out[lab]
         for v in values:
             out[head + _value_label(S, v) + (f"#{v.i})" if type(v) is E else ")")] = (a, {name: v})
+
+
+def _last(game, a, name: str) -> dict:
+    """uid -> (place, kind, label, binding) of the piece last bound to parameter `name` of
+    action `a` in this game, or in another state of it: a board's pieces are bound again
+    at every decision, mostly where they were, so the same place object and kind give
+    that label and binding again (bindings are only read). A place is remembered only
+    when it is a tuple of values that cannot change."""
+    key = ("last bound", id(a), name)  # the game holds its actions: ids stay theirs
+    last = game.plans.get(key)
+    if last is None:
+        last = game.plans[key] = {}
+    return last
 
 
 def _made(S, head: str, t: type, of: str = "pieces") -> dict:
