@@ -11,11 +11,13 @@ in step. Each lookup is then a dictionary access instead of a scan of every enti
 from __future__ import annotations
 
 from bisect import insort
+from operator import attrgetter
 
-from engine.dsl.values import E
+from engine.dsl.values import E_OF, E
 from engine.errors import RuleRuntimeError
 
 KEY = "@tiles"  # the reserved game-variable key holding the board's state
+_UID = attrgetter("i")
 
 
 def is_cell(v) -> bool:
@@ -35,23 +37,6 @@ def sq_key(sq) -> str:
     return k
 
 
-_PIECES: dict[int, E] = {}  # uid -> its value: a chase lists every piece at every step
-
-
-def pieces_of(uids) -> list:
-    """`[E(u) for u in uids]`, read from a table in one C-level pass instead of a
-    constructor call per uid (the values are the same interned references)."""
-    try:
-        return list(map(_PIECES.__getitem__, uids))
-    except KeyError:
-        if len(_PIECES) > 100_000:
-            _PIECES.clear()
-        for u in uids:
-            if u not in _PIECES:
-                _PIECES[u] = E(u)
-        return list(map(_PIECES.__getitem__, uids))
-
-
 def _kinds(S, kinds) -> set:
     if isinstance(kinds, str):
         return {kinds}
@@ -69,7 +54,7 @@ class _Listing:
 
     def __init__(self, index, ents):
         self.index, self.ents = index, ents
-        self.lists: dict = {}  # kind (or None: all) -> sorted uids
+        self.lists: dict = {}  # kind (or None: all) -> its pieces (references) by uid
         self.taken: dict = {}  # frozenset of kinds -> names of the squares holding one
         # frozenset of kinds -> (the map's square -> names of its neighbours, {uid: whether
         # the piece has a neighbour in none of the kinds' squares})
@@ -85,9 +70,9 @@ class _Listing:
 
     def added(self, kind: str, uid: int, sq, k: str) -> None:
         """A new piece `uid` of `kind` stands on square `sq` (`k` in the index)."""
-        for key, uids in self.lists.items():
+        for key, refs in self.lists.items():
             if key is None or key == kind:
-                insort(uids, uid)
+                insort(refs, E(uid), key=_UID)
         for want, taken in self.taken.items():
             if kind in want:
                 taken.add(k)
@@ -95,18 +80,17 @@ class _Listing:
 
     def removed(self, kind: str, uid: int, sq, k: str) -> None:
         """Piece `uid` of `kind` left square `sq` (`k` in the index) and the board."""
-        for key, uids in self.lists.items():
+        for key, refs in self.lists.items():
             if key is None or key == kind:
-                uids.remove(uid)
+                refs.remove(E(uid))
         for want, taken in self.taken.items():
             if kind in want:
                 taken.discard(k)
                 _take(taken, self.index, self.ents, want, k)
         self._unsettle(kind, uid, (sq,))
 
-    def moved(self, kind: str, uid: int, old, new) -> None:
-        """Piece `uid` of `kind` went from square `old` to `new`."""
-        k_old, k_new = sq_key(old), sq_key(new)
+    def moved(self, kind: str, uid: int, old, new, k_old: str, k_new: str) -> None:
+        """Piece `uid` of `kind` went from square `old` to `new` (`k_old`, `k_new` in the index)."""
         for want, taken in self.taken.items():
             if kind in want:
                 taken.add(k_new)
@@ -205,20 +189,41 @@ class PiecesOnSquares:
         del S.ents[e.i]
 
     def move_to(self, S, e, sq) -> None:
-        """Move a piece to square `sq` (no rule is checked: the pack decides what is legal)."""
-        ent = self._piece(S, e, "move_to")
+        """Move a piece to square `sq` (no rule is checked: the pack decides what is legal).
+        A chase moves a piece at every step, so `_unindex`, `_add` and `_listing_of` are
+        written out here, each square named once."""
+        ents = S.ents
+        if type(e) is not E or e.i not in ents:
+            raise RuleRuntimeError(f"move_to: expected a piece, got {S.describe(e)}")
         self._square(S, sq, "move_to")
-        old = ent.get("cell")
-        listed = self._unindex(S, e.i, old)
-        ent = S.ent_w(e.i)
+        u = e.i
+        old = ents[u].get("cell")
+        idx = S.vars[KEY]["at"]
+        listed, k_old = 0, None
+        if old is not None:
+            k_old = sq_key(old)
+            here = idx.get(k_old)
+            if here and u in here:
+                if len(here) == 1:
+                    del idx[k_old]
+                    listed = 1
+                else:
+                    rest = tuple(x for x in here if x != u)
+                    if rest:
+                        idx[k_old] = rest
+                    else:
+                        del idx[k_old]
+                    listed = len(here) - len(rest)
+        ent = S.ent_w(u)
         ent["cell"] = sq
-        self._add(S, e.i, sq)
+        k_new = sq_key(sq)
+        idx[k_new] = (*idx.get(k_new, ()), u)
         if listed != 1:  # it was not listed once: now it is
             self._listing = _NOTHING
             return
-        listing = self._listing_of(S, make=False)
-        if listing is not None and (listing.taken or listing.free):
-            listing.moved(ent["id"], e.i, old, sq)
+        listing = self._listing
+        if listing.index is idx and listing.ents is ents and (listing.taken or listing.free):
+            listing.moved(ent["id"], u, old, sq, k_old, k_new)
 
     def _add(self, S, uid: int, sq) -> None:
         idx = self._index(S)
@@ -264,21 +269,23 @@ class PiecesOnSquares:
         return None
 
     def pieces(self, S, kinds=None) -> list:
-        """Every piece on the board (optionally only of some kinds), by age."""
+        """Every piece on the board (optionally only of some kinds), by age. A chase lists
+        them at every step: the list of a kind is kept as pieces come and go, and copied."""
         index, ents = self._index(S), S.ents
         listing = self._listing_of(S)
         known = kinds is None or type(kinds) is str
         out = listing.lists.get(kinds) if known else None
         if out is None:
             if kinds is None:
-                out = [u for lst in index.values() for u in lst]
+                uids = [u for lst in index.values() for u in lst]
             else:
                 want = _kinds(S, kinds)
-                out = [u for lst in index.values() for u in lst if ents[u]["id"] in want]
-            out.sort()
+                uids = [u for lst in index.values() for u in lst if ents[u]["id"] in want]
+            uids.sort()
+            out = list(map(E_OF, uids))
             if known:
                 listing.lists[kinds] = out
-        return pieces_of(out)
+        return out.copy()
 
     def taken(self, S, want: frozenset) -> set:
         """The names (in the index) of the squares holding a piece of the kinds `want`."""
