@@ -8,10 +8,17 @@ from engine.flow import machine
 from engine.state import State, copy_records, copy_value, copy_zones
 
 
-def _init_value(S, v):
-    if isinstance(v, Compiled):
-        return machine.evaluate(S, v, {})
-    return copy_value(v)
+def _player_template(game) -> tuple[dict, list]:
+    """(every player field with its constant initial value, the fields whose initial value
+    is an expression, in order): a player's record is a copy of the one, then the others
+    worked out for that player, field by field as declared. Made once per game."""
+    made = game.plans.get("player template")
+    if made is None:
+        fields = game.player_fields.items()
+        made = game.plans["player template"] = (
+            {name: None if isinstance(f.init, Compiled) else f.init for name, f in fields},
+            [(name, f.init) for name, f in fields if isinstance(f.init, Compiled)])
+    return made
 
 
 def _deal_cards(S, game, players: int, keep: bool) -> None:
@@ -48,9 +55,13 @@ def setup_state(game, players: int, seed: int, prepare=None) -> State:
                 S.zones[f"{z.name}#{i}"] = []
         else:
             S.zones[z.name] = []
+    template, worked_out = _player_template(game)
     for i in range(players):
         S.cur = i
-        S.pl[i] = {name: _init_value(S, f.init) for name, f in game.player_fields.items()}
+        rec = copy_value(template)
+        for name, c in worked_out:
+            rec[name] = machine.evaluate(S, c, {})
+        S.pl[i] = rec
     S.cur = 0
     fresh = not S.ents and S.next_uid == 1  # no entity made yet: the usual deal
     made = game.plans.get(("cards dealt", players)) if fresh else None
