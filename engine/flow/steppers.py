@@ -200,7 +200,7 @@ def _contained(game, c) -> bool:
     import ast as py
 
     from engine.dsl import builtins
-    from engine.dsl.footprint import body_tree
+    from engine.dsl.footprint import body_tree, is_ent_w
 
     tree = body_tree(c)
     if tree is None:
@@ -210,6 +210,8 @@ def _contained(game, c) -> bool:
         if not isinstance(node, py.Call):
             continue
         if not isinstance(node.func, py.Name):
+            if is_ent_w(node):
+                continue
             return False  # a method: S.call_flow(...)
         name = node.func.id
         if name.startswith("_b_"):
