@@ -120,8 +120,8 @@ def _child(game, cid: int, child, ns: dict) -> list[str]:
                f"    _fxfn{cid}(S, {_locals(fx)})",
                "except CATCH as exc:",
                f"    raise located(exc, _fx{cid}) from None"]
-        if may_end(game, fx):
-            return [*out, f"after_effect(S, _fx{cid})", *_BACK]
+        if may_end(game, fx):  # known here: after_effect need not ask again
+            return [*out, "after_effect(S)", *_BACK]
         out += ["if S.events or S.end_turn_requested:", f"    after_effect(S, _fx{cid})"]
         if not contained(game, fx):
             return [*out, *_BACK]
@@ -344,7 +344,9 @@ def _make_do(game, nid: int):
             fn(S, L)
         except CATCH as exc:
             raise located(exc, fx) from None
-        if ends or S.events or S.end_turn_requested:
+        if ends:
+            after_effect(S)  # which need not ask may_end again
+        elif S.events or S.end_turn_requested:
             after_effect(S, fx)
 
     return _do
