@@ -129,6 +129,9 @@ class GridBoard(PieceBoard):
         d = self.toward(b).dist.get(a)
         return self.raw_dist(a, b) if d is None else d
 
+    def distances(self, goal) -> dict:
+        return self.toward(goal).dist
+
     def raw_dist(self, a, b) -> int:
         ar, ac = (a[0], a[1]) if type(a) is Cell else (a.row, a.col)
         br, bc = (b[0], b[1]) if type(b) is Cell else (b.row, b.col)
