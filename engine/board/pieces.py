@@ -78,6 +78,7 @@ class PieceBoard(Extension):
         self.enter_event = enter_event
         self._indexes: dict = {}  # id(S.ents) -> (S.ents, index) of the states asked lately
         self._last_index: tuple = (object(), {})  # the state asked last: most questions are about one
+        self._last_pieces: tuple = (object(), None, None, None)  # (S.ents, kinds, uids, answer) of pieces()
 
     # ---------- geometry: subclasses ----------
     def has_cell(self, c) -> bool:
@@ -208,12 +209,22 @@ class PieceBoard(Extension):
         return type(x) is E and S.ents[x.i]["@z"] == self.zone
 
     def pieces(self, S, kinds=None) -> list:
+        """The pieces on the board (of some kinds), in zone order. A rule may ask this after
+        every step (an end condition counting the pieces left), while steps change no one's
+        zone: the last answer is kept, and given again while the state, the kinds asked
+        and the zone's pieces are the same (a piece's kind never changes)."""
         uids = S.zones[self.zone]
         if kinds is None:
             return list(map(E_OF, uids))
+        last = self._last_pieces
+        if last[0] is S.ents and last[1] == kinds and last[2] == uids:
+            return last[3].copy()
         wanted = set(kinds) if type(kinds) is list else kind_set(S, kinds)
-        return list(map(E_OF, compress(uids, map(wanted.__contains__,
-                                              map(_ID, map(S.ents.__getitem__, uids))))))
+        found = list(map(E_OF, compress(uids, map(wanted.__contains__,
+                                                   map(_ID, map(S.ents.__getitem__, uids))))))
+        if type(kinds) is list:
+            self._last_pieces = (S.ents, kinds.copy(), uids.copy(), found.copy())
+        return found
 
     def pieces_at(self, S, c, kinds=None) -> list:
         return list(map(E_OF, self.uids_at(S, self.cell_of(S, c), kinds)))
@@ -318,8 +329,16 @@ class PieceBoard(Extension):
             others = list(map(E_OF, there))
         else:  # nobody there, and every cell has room for one
             others = []
-        S.ent_w(piece.i)["cell"] = c
-        _shift(at, piece.i, origin, c)
+        uid = piece.i
+        S.ent_w(uid)["cell"] = c
+        listed = at.get(origin)  # _shift(at, uid, origin, c), written out: both are cells
+        if listed and uid in listed:
+            listed.remove(uid)
+        listed = at.get(c)
+        if listed is None:
+            at[c] = [uid]
+        elif uid not in listed:
+            listed.append(uid)
         if self.enter_event:  # S.emit(...), written out
             S.events.append((self.enter_event, {"piece": piece, "cell": c, "origin": origin,
                                                 "others": others}))
