@@ -45,6 +45,7 @@ PREFER = ("orthogonal", "column", "row", "euclid")
 KEYS = ("type", "rows", "cols", "moves", "pieces", "capacity", "markers", "enter_event",
         "prefer", "regions", "points", "view")
 MAX_SIDE = 100
+_AREAS_KEPT = 4096  # blocks of cells `area` remembers per board
 _IDENT = re.compile(r"[a-z_][a-z0-9_]*")
 _CELL_TEXT = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*")
 _RESERVED = ("players", "current", "turn", "game", "params", "event", "me", "none", "true",
@@ -102,6 +103,7 @@ class GridBoard(PieceBoard):
         self._drawing = None
         self._toward: dict = {}  # goal -> _Toward
         self._last_goal = _Toward(object(), {})  # the goal asked last: most rules aim at one point
+        self._areas: dict = {}  # (cell, radius) -> the cells of area(cell, radius)
 
     # ---------- geometry ----------
     def has_cell(self, c) -> bool:
@@ -126,6 +128,9 @@ class GridBoard(PieceBoard):
     def dist(self, a, b) -> int:
         d = self.toward(b).dist.get(a)
         return self.raw_dist(a, b) if d is None else d
+
+    def distances(self, goal) -> dict:
+        return self.toward(goal).dist
 
     def raw_dist(self, a, b) -> int:
         ar, ac = (a[0], a[1]) if type(a) is Cell else (a.row, a.col)
@@ -209,7 +214,20 @@ class GridBoard(PieceBoard):
         return self.raw_dist(a, t.goal) if d is None else d
 
     def area(self, S, x, radius: int = 1) -> list:
+        """The cells within `radius` of a place. Rules ask it inside comprehensions, once for
+        every piece tested (`[y for y in pieces() if y.cell in area(c)]`), and geometry never
+        changes: each block is made once per board (for whole-number radii)."""
         c = self.cell_of(S, x)
+        if type(radius) is not int:
+            return self._area(c, radius)
+        got = self._areas.get((c, radius))
+        if got is None:
+            if len(self._areas) >= _AREAS_KEPT:
+                self._areas.clear()
+            got = self._areas[(c, radius)] = self._area(c, radius)
+        return list(got)
+
+    def _area(self, c: Cell, radius) -> list:
         return [Cell(r, k) for r in range(c[0] - radius, c[0] + radius + 1)
                 for k in range(c[1] - radius, c[1] + radius + 1) if Cell(r, k) in self.cellset]
 

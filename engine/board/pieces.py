@@ -78,6 +78,7 @@ class PieceBoard(Extension):
         self.enter_event = enter_event
         self._indexes: dict = {}  # id(S.ents) -> (S.ents, index) of the states asked lately
         self._last_index: tuple = (object(), {})  # the state asked last: most questions are about one
+        self._last_pieces: tuple = (object(), None, None, None)  # (S.ents, kinds, uids, answer) of pieces()
 
     # ---------- geometry: subclasses ----------
     def has_cell(self, c) -> bool:
@@ -91,6 +92,10 @@ class PieceBoard(Extension):
 
     def dist(self, a, b) -> int:
         raise NotImplementedError
+
+    def distances(self, goal) -> dict:
+        """cell -> `dist(cell, goal)`, for as many cells as the geometry knows in advance."""
+        return {}
 
     # ---------- reading places ----------
     def where(self, S, x, what: str = "a cell"):
@@ -158,9 +163,13 @@ class PieceBoard(Extension):
     def with_room(self, S, cells, skip: int = -1) -> list:
         """The cells of `cells` (in order) with room for one more counted piece, not
         counting markers or the piece `skip`."""
-        if self.capacity is None:
+        capacity = self.capacity
+        if capacity is None:
             return list(cells)
-        at, ents, zone, markers = self.index(S), S.ents, self.zone, self.markers
+        ents = S.ents
+        last = self._last_index
+        at = last[1] if last[0] is ents else self.index(S)
+        zone, markers = self.zone, self.markers
         out = []
         for c in cells:
             listed = at.get(c)
@@ -173,7 +182,7 @@ class PieceBoard(Extension):
                 if e is not None and u != skip and e["@z"] == zone and e.get("cell") == c \
                         and e["id"] not in markers:
                     n += 1
-            if n < self.capacity:
+            if n < capacity:
                 out.append(c)
         return out
 
@@ -200,12 +209,22 @@ class PieceBoard(Extension):
         return type(x) is E and S.ents[x.i]["@z"] == self.zone
 
     def pieces(self, S, kinds=None) -> list:
+        """The pieces on the board (of some kinds), in zone order. A rule may ask this after
+        every step (an end condition counting the pieces left), while steps change no one's
+        zone: the last answer is kept, and given again while the state, the kinds asked
+        and the zone's pieces are the same (a piece's kind never changes)."""
         uids = S.zones[self.zone]
         if kinds is None:
             return list(map(E_OF, uids))
-        wanted = kind_set(S, kinds)
-        return list(map(E_OF, compress(uids, map(wanted.__contains__,
-                                              map(_ID, map(S.ents.__getitem__, uids))))))
+        last = self._last_pieces
+        if last[0] is S.ents and last[1] == kinds and last[2] == uids:
+            return last[3].copy()
+        wanted = set(kinds) if type(kinds) is list else kind_set(S, kinds)
+        found = list(map(E_OF, compress(uids, map(wanted.__contains__,
+                                                   map(_ID, map(S.ents.__getitem__, uids))))))
+        if type(kinds) is list:
+            self._last_pieces = (S.ents, kinds.copy(), uids.copy(), found.copy())
+        return found
 
     def pieces_at(self, S, c, kinds=None) -> list:
         return list(map(E_OF, self.uids_at(S, self.cell_of(S, c), kinds)))
@@ -247,13 +266,15 @@ class PieceBoard(Extension):
         """The pieces or cells of `xs`, nearest `target` first (ties in board order)."""
         goal = self.where(S, target, "a cell or point")
         ents, zone, dist = S.ents, self.zone, self.dist
+        known = self.distances(goal)
         keyed = []
         for x in xs:
             ent = ents[x.i] if type(x) is E else None
             c = ent.get("cell") if ent is not None else None
             if c is None or ent["@z"] != zone:  # where(S, x), written out
                 c = self.where(S, x)
-            keyed.append((dist(c, goal), c, x))
+            d = known.get(c)
+            keyed.append((dist(c, goal) if d is None else d, c, x))
         keyed.sort(key=_DIST_CELL)
         return [k[2] for k in keyed]
 
@@ -299,7 +320,8 @@ class PieceBoard(Extension):
             raise RuleRuntimeError(f"step: {c!r} is not next to {origin!r}")
         if ent is None:
             ent = S.ents[piece.i]  # (not a piece: fails here, as it always has)
-        at = self.index(S)
+        last = self._last_index
+        at = last[1] if last[0] is S.ents else self.index(S)
         if at.get(c):
             there = self.others_at(S, c, piece.i)
             if not through and ent["id"] not in self.markers and not self.room_among(S, there):
@@ -307,11 +329,19 @@ class PieceBoard(Extension):
             others = list(map(E_OF, there))
         else:  # nobody there, and every cell has room for one
             others = []
-        S.ent_w(piece.i)["cell"] = c
-        _shift(at, piece.i, origin, c)
-        if self.enter_event:
-            S.emit(self.enter_event, {"piece": piece, "cell": c, "origin": origin,
-                                      "others": others})
+        uid = piece.i
+        S.ent_w(uid)["cell"] = c
+        listed = at.get(origin)  # _shift(at, uid, origin, c), written out: both are cells
+        if listed and uid in listed:
+            listed.remove(uid)
+        listed = at.get(c)
+        if listed is None:
+            at[c] = [uid]
+        elif uid not in listed:
+            listed.append(uid)
+        if self.enter_event:  # S.emit(...), written out
+            S.events.append((self.enter_event, {"piece": piece, "cell": c, "origin": origin,
+                                                "others": others}))
         return others
 
     def lift(self, S, piece, zone) -> None:

@@ -29,6 +29,7 @@ NAMESPACES = ("turn", "game", "params", "event")
 CONSTS = ("players", "current")
 CURRENT = "S.players[S.cur]"
 _VARIABLE = re.compile(r"v_[a-z0-9_]+")  # generated code for a variable: cheap to read twice
+_SCALAR = re.compile(r"-?[0-9]+|True|False|None")  # generated code for a literal of no container
 # builtins whose argument, when it is a list literal or comprehension, needs no checking:
 # they are Python's own functions then
 _ON_LISTS = {"all": "_py_all", "any": "_py_any", "sum": "_py_sum", "count": "_py_len"}
@@ -167,6 +168,10 @@ class _Emitter:
         if isinstance(place, _GenericField):
             obj = str(place)
             fast = self.player_place(obj, tgt.name, writing=True) if self.untyped else None
+            if op == "=" and _VARIABLE.fullmatch(obj) and tgt.name in self.env.ent_fields and \
+                    tgt.name not in _KEPT_FIELDS:
+                self.entity_write(obj, tgt.name, value, fast, indent, st.pos)
+                return
             if fast is not None:  # most untyped values are players: try that first
                 self.emit_line(indent, f"if _type({obj}) is _P:", st.pos)
                 self.emit_line(indent + 1, f"{fast} {op} {value}", st.pos)
@@ -180,6 +185,27 @@ class _Emitter:
                                        f"{op[0]} {value})", st.pos)
         else:
             self.emit_line(indent, f"{place} {op} {value}", st.pos)
+
+    def entity_write(self, obj: str, name: str, value: str, player: str | None, indent: int,
+                     pos: ast.Pos) -> None:
+        """`obj.name = value` for a variable `obj` of unknown type and a field cards or pieces
+        have: a player's field (`player`, when players have one) or an entity's own field is
+        written straight into its record, as `runtime.set_` would; anything else, and a list
+        or a dict (which set_ has copied with the state), goes through set_."""
+        scalar = _SCALAR.fullmatch(value)  # (a variable's type may change in a loop)
+        if not (scalar or _VARIABLE.fullmatch(value)):
+            self.emit_line(indent, f"_v = {value}", pos)  # worked out first, as before
+            value = "_v"
+        word = "if"
+        if player is not None:
+            self.emit_line(indent, f"if _type({obj}) is _P:", pos)
+            self.emit_line(indent + 1, f"{player} = {value}", pos)
+            word = "elif"
+        plain = "" if scalar else f" and _type({value}) is not _list and _type({value}) is not _dict"
+        self.emit_line(indent, f"{word} _type({obj}) is _E and {name!r} in S.ents[{obj}.i]{plain}:", pos)
+        self.emit_line(indent + 1, f"S.ent_w({obj}.i)[{name!r}] = {value}", pos)
+        self.emit_line(indent, "else:", pos)
+        self.emit_line(indent + 1, f"_set(S, {obj}, {name!r}, {value})", pos)
 
     def callflow(self, st: ast.CallFlow, indent: int) -> None:
         if self.pure:
@@ -446,8 +472,8 @@ class _Emitter:
 def _globals(env: Env) -> dict:
     g: dict = {"__builtins__": {}, "_get": runtime.get, "_set": runtime.set_,
                "_items": runtime.items, "_repeat": runtime.repeat, "_in": runtime.contains,
-               "_Z": runtime.zone_ref, "_P": P, "_E": E, "_type": type, "_proc": _call_proc,
-               "_py_all": all, "_py_any": any, "_py_sum": sum, "_py_len": len, "_py_min": min,
+               "_Z": runtime.zone_ref, "_P": P, "_E": E, "_type": type, "_list": list, "_dict": dict,
+               "_proc": _call_proc, "_py_all": all, "_py_any": any, "_py_sum": sum, "_py_len": len, "_py_min": min,
                "_py_max": max}
     for name, b in BUILTINS.items():
         g["_b_" + name] = b.fn

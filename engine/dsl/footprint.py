@@ -87,6 +87,14 @@ def body_tree(c) -> py.Module | None:
         return None
 
 
+def is_ent_w(call: py.Call) -> bool:
+    """Whether `call` is `S.ent_w(...)`: an entity's record, to write a field of (the
+    assignment around it names the field)."""
+    f = call.func
+    return isinstance(f, py.Attribute) and f.attr == "ent_w" and isinstance(f.value, py.Name) and \
+        f.value.id == "S"
+
+
 def _footprint(game, c, kind: str) -> frozenset:
     memo = game.plans.setdefault(("footprint", kind), {})
     key = id(c)  # the game holds `c`, so its id stays its own
@@ -120,7 +128,8 @@ class _Walker(py.NodeVisitor):
         f = node.func
         name = f.id if isinstance(f, py.Name) else None
         if name is None:
-            self.found.add(ANY)  # a method call: who knows what it changes
+            if not is_ent_w(node):
+                self.found.add(ANY)  # a method call: who knows what it changes
         elif name.startswith("_pc_"):
             proc = _proc(self.game, name[len("_pc_"):])
             self.found |= _footprint(self.game, proc, self.kind) if proc is not None else {ANY}

@@ -87,10 +87,17 @@ def items(S, x):
 
 
 def repeat(S, n):
-    if not isinstance(n, int) or isinstance(n, bool):
+    """`repeat n:` runs n times (none when n < 1); charges n steps."""
+    if type(n) is not int and (not isinstance(n, int) or isinstance(n, bool)):
         raise RuleRuntimeError(f"repeat needs a number, got {S.describe(n)}")
-    S.charge(max(n, 0))
-    return range(max(n, 0))
+    if n < 1:
+        S.charge(0)
+        return range(0)
+    S.fx_steps += n  # S.charge(n), written out: a piece's every move may be a repeat
+    S.steps += n
+    if S.fx_steps > S.fx_cap or S.steps > S.step_cap:
+        S.charge(0)  # which raises the error
+    return range(n)
 
 
 def contains(S, x, coll):

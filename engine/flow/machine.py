@@ -111,17 +111,25 @@ def may_end(g, c: Compiled) -> bool:
 def after_effect(S, c: Compiled | None = None) -> None:
     """Triggers for the events an effect emitted, then the end conditions — unless effect
     `c` cannot have changed what they read: they were false after the last effect, and
-    still are — then the end of the turn it asked for."""
+    still are — then the end of the turn it asked for. (Callers that know the effect may
+    end the game pass no `c`.)"""
     g = S.game
-    while S.events:
-        event, fields = S.events.pop(0)
+    events = S.events
+    while events:
+        event, fields = events.pop(0)
         S.log.append({"t": "event", "e": event})
         for trig in g.triggers.get(event, ()):
             L = {"event": fields}
-            if trig.cond is None or evaluate(S, trig.cond, L):
-                run_effect(S, trig.fx, L)
+            cond = trig.cond
+            if cond is not None:
+                try:  # evaluate(S, cond, L), minus a call: this runs for every event
+                    if not cond.fn(S, L):
+                        continue
+                except CATCH as exc:
+                    raise located(exc, cond) from None
+            run_effect(S, trig.fx, L)
     if not S.over and (c is None or may_end(g, c)):
-        check_ends(S)
+        (g.plans.get("end check") or _end_check(g))(S)
     if S.end_turn_requested:
         S.end_turn_requested = False
         nodes = g.nodes
@@ -137,6 +145,12 @@ def check_ends(S) -> None:
     still stops), then are given back. So a game's step count does not depend on how
     often its end was checked, and the checks an effect can skip (see `may_end`) leave
     no trace."""
+    (S.game.plans.get("end check") or _end_check(S.game))(S)
+
+
+def _check_ends_carefully(S) -> None:
+    """`check_ends`, condition by condition through `evaluate`: what ends the game, and
+    every error with its place in the pack."""
     steps, fx_steps = S.steps, S.fx_steps
     try:
         for end in S.game.end:
@@ -146,6 +160,62 @@ def check_ends(S) -> None:
                 break
     finally:
         S.steps, S.fx_steps = steps, fx_steps
+
+
+def _end_check(g):
+    """The game's `check_ends` as one generated function, made once: it asks every end
+    condition in turn, and only when one holds or fails (once a game at most) does the
+    careful way run them again, to end the game or report the error. Conditions cannot
+    change the game, and their steps are given back, so running one twice leaves no
+    trace. A condition that is one expression of no locals is written into the function
+    (its names are those every snippet of the game shares, procedures called directly)."""
+    ns = {"__builtins__": {}, "CATCH": CATCH, "NO_LOCALS": NO_LOCALS}
+    tests = []
+    for k, end in enumerate(g.end):
+        c = end.when
+        line = c.body[0].strip() if len(c.body) == 1 else ""
+        expr = line[len("return "):] if line.startswith("return ") and c.uses == () else None
+        names = _names_of(g, c, expr) if expr is not None else None
+        if names is not None and all(ns.get(name, value) is value for name, value in names.items()):
+            ns.update(names)
+            tests.append(f"({expr})")
+        else:
+            ns[f"_w{k}"] = c.fn
+            tests.append(f"_w{k}(S, {'NO_LOCALS' if c.uses == () else '{}'})")
+    lines = ["def _ends(S):",
+             "    steps, fx_steps = S.steps, S.fx_steps",
+             "    try:",
+             f"        holds = {' or '.join(tests) or 'False'}",
+             "    except CATCH:",
+             "        holds = True",
+             "    finally:",
+             "        S.steps, S.fx_steps = steps, fx_steps",
+             "    if holds:",
+             "        _careful(S)"]
+    ns["_careful"] = _check_ends_carefully
+    exec(compile("\n".join(lines) + "\n", "<horde:end check>", "exec"), ns)  # noqa: S102
+    check = g.plans["end check"] = ns["_ends"]
+    return check
+
+
+def _names_of(g, c, expr: str) -> dict | None:
+    """The global names expression `expr` of snippet `c` reads, with their values (a
+    procedure as its direct function); None if it reads a name its namespace lacks."""
+    import ast as py
+
+    from engine.dsl.procs import direct_proc
+
+    found = {}
+    space = c.fn.__globals__
+    for node in py.walk(py.parse(expr, mode="eval")):
+        if isinstance(node, py.Name) and node.id != "S":
+            if node.id.startswith("_pc_"):
+                found[node.id] = direct_proc(g, node.id[len("_pc_"):])
+            elif node.id in space:
+                found[node.id] = space[node.id]
+            else:
+                return None  # a comprehension's variable, say: not a global
+    return found
 
 
 def start_turn(S, player) -> None:

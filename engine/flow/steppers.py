@@ -78,7 +78,7 @@ def _make_seq(game, nid: int):
         child = game.nodes[cid]
         lines.append(f"    if i <= {k}:")
         lines.append(f"        fr[1] = {k + 1}")
-        lines += ["        " + line for line in _child(game, cid, child, ns)]
+        lines += ["        " + line for line in _child(game, nid, cid, child, ns)]
     lines += ["    stack.pop()"]
     code = "\n".join(lines) + "\n"
     ns["__builtins__"] = {}
@@ -97,12 +97,65 @@ def _push(game, nid: int, vars: str = "None", boundary: bool = False) -> list[st
             f"stack.append([{nid}, 0, {vars}, None, {boundary}])"]
 
 
-def _locals(c) -> str:
-    return "NO_LOCALS" if c.uses == () else "flow_locals(S)"
+def _locals(game, nid: int, c) -> str:
+    """The code that gives snippet `c`, run with node `nid`'s frame on top, its locals."""
+    if c.uses == ():
+        return "NO_LOCALS"
+    k = frame_of(game, nid, c.uses) if c.uses is not None else None
+    return "flow_locals(S)" if k is None else f"stack[-{k}][2]"
 
 
-def _child(game, cid: int, child, ns: dict) -> list[str]:
-    """The code that runs one child in place; it returns when the interpreter must go on."""
+def frame_of(game, nid: int, names) -> int | None:
+    """Where the values of `names` are while node `nid`'s frame is on top: k when they are
+    all the variables of one `for_each`, whose frame is then `stack[-k]`; None when they
+    come from elsewhere (the arguments of a call, several loops).
+
+    Scopes are static (see `engine.pack.flowbuild`), and so is the stack between a node
+    and the procedure body (or flow root) it is in: a node's frame is pushed right on top
+    of its parent's, a branch's on top of the frame under its `if` (which has no frame
+    while the branch runs). So the frames `flow_locals` would walk are known in advance,
+    and a snippet that reads only a loop's variable can be handed that loop's own dict
+    (a snippet reads its locals, and never changes them)."""
+    parents, boundary = _parents(game)
+    names = set(names)
+    nodes = game.nodes
+    k = 1
+    while nid not in boundary:  # a procedure's body: its frame holds the call's arguments
+        node = nodes[nid]
+        if node.kind == FOR_EACH and k > 1 and node.var in names:
+            return k if names == {node.var} else None
+        nid = parents.get(nid)
+        while nid is not None and nodes[nid].kind == IF:
+            nid = parents.get(nid)
+        if nid is None:
+            return None
+        k += 1
+    return None
+
+
+def _parents(game) -> tuple[dict, set]:
+    """(node -> the node whose frame its own frame sits on, or its `if`; the nodes whose
+    frames start a scope: procedure bodies and the root), made once per game. A node that
+    two nodes name as a child has no parent here."""
+    made = game.plans.get("flow parents")
+    if made is None:
+        parents: dict = {}
+        shared = set()
+        for nid, node in enumerate(game.nodes):
+            for kid in (*node.children, node.then, node.orelse, node.body):
+                if kid is not None:
+                    if kid in parents:
+                        shared.add(kid)
+                    parents[kid] = nid
+        for kid in shared:
+            del parents[kid]
+        made = game.plans["flow parents"] = (parents, {game.root, *game.flow_procs.values()})
+    return made
+
+
+def _child(game, nid: int, cid: int, child, ns: dict) -> list[str]:
+    """The code that runs child `cid` of sequence `nid` in place; it returns when the
+    interpreter must go on."""
     if child.kind == DO:
         from engine.flow.machine import may_end
 
@@ -117,11 +170,11 @@ def _child(game, cid: int, child, ns: dict) -> list[str]:
                "if S.steps > S.step_cap" + (" or S.fx_cap < 1:" if game.limits["effect_steps"] < 1 else ":"),
                "    S.charge(0)",
                "try:",
-               f"    _fxfn{cid}(S, {_locals(fx)})",
+               f"    _fxfn{cid}(S, {_locals(game, nid, fx)})",
                "except CATCH as exc:",
                f"    raise located(exc, _fx{cid}) from None"]
-        if may_end(game, fx):
-            return [*out, f"after_effect(S, _fx{cid})", *_BACK]
+        if may_end(game, fx):  # known here: after_effect need not ask again
+            return [*out, "after_effect(S)", *_BACK]
         out += ["if S.events or S.end_turn_requested:", f"    after_effect(S, _fx{cid})"]
         if not contained(game, fx):
             return [*out, *_BACK]
@@ -132,7 +185,7 @@ def _child(game, cid: int, child, ns: dict) -> list[str]:
         ns[f"_if{cid}"] = child.cond
         ns[f"_iffn{cid}"] = child.cond.fn
         out = ["try:",
-               f"    test = _iffn{cid}(S, {_locals(child.cond)})",
+               f"    test = _iffn{cid}(S, {_locals(game, nid, child.cond)})",
                "except CATCH as exc:",
                f"    raise located(exc, _if{cid}) from None"]
         for branch, word in ((child.then, "if test:"), (child.orelse, "else:")):
@@ -200,7 +253,7 @@ def _contained(game, c) -> bool:
     import ast as py
 
     from engine.dsl import builtins
-    from engine.dsl.footprint import body_tree
+    from engine.dsl.footprint import body_tree, is_ent_w
 
     tree = body_tree(c)
     if tree is None:
@@ -210,6 +263,8 @@ def _contained(game, c) -> bool:
         if not isinstance(node, py.Call):
             continue
         if not isinstance(node.func, py.Name):
+            if is_ent_w(node):
+                continue
             return False  # a method: S.call_flow(...)
         name = node.func.id
         if name.startswith("_b_"):
@@ -234,26 +289,6 @@ def _nested(game, nid: int, ns: dict) -> list[str]:
 
 
 # ---- loops ----
-
-def _body_runner(game, body: int):
-    """`run_body(S, fr)` for a loop: push the body's frame and run it; True when the body
-    is done and loop `fr` goes on, False when the interpreter must take over (a decision,
-    a call, the end of the turn or the game)."""
-    from engine.flow.machine import push
-
-    body_step = stepper(game, body)
-    limit = game.limits["depth"] * 8
-
-    def run_body(S, fr) -> bool:
-        stack = S.stack
-        if len(stack) > limit:
-            push(S, body)  # which raises
-        stack.append([body, 0, None, None, False])
-        body_step(S, stack[-1])
-        return not S.over and bool(stack) and stack[-1] is fr
-
-    return run_body
-
 
 def _make_for_each(game, nid: int):
     """A `for_each` loop: each value's body runs straight away, and the next value comes
@@ -282,7 +317,7 @@ def _make_for_each(game, nid: int):
                 start_turn(S, v)
                 if S.over:
                     return
-            # run_body(S, fr), written out: a loop over players' turns goes round it once a turn
+            # the body's frame, pushed and run in place: the loop goes on when it is done
             if len(stack) > limit:
                 push(S, body)  # which raises
             stack.append([body, 0, None, None, False])
@@ -296,26 +331,40 @@ def _make_for_each(game, nid: int):
 def _make_repeat(game, nid: int):
     """A `repeat` loop, run like `for_each`: round after round while nothing needs the
     interpreter."""
-    from engine.flow.machine import evaluate, locals_for
+    from engine.flow.machine import NO_LOCALS, evaluate, flow_locals, locals_for, push
 
     node = game.nodes[nid]
-    cond, times, limit = node.cond, node.times, node.max
-    run_body = _body_runner(game, node.body)
+    cond, times, most = node.cond, node.times, node.max
+    body = node.body
+    body_step = stepper(game, body)
+    limit = game.limits["depth"] * 8
+    # where the condition's locals are (see frame_of): 0 for none, None for anywhere
+    at = None if cond is None or cond.uses is None else 0 if cond.uses == () else frame_of(game, nid, cond.uses)
 
     def _repeat(S, fr):
+        stack = S.stack
         while True:
             if cond is not None:
-                done = evaluate(S, cond, locals_for(S, cond)) or (limit is not None and fr[1] >= limit)
+                L = NO_LOCALS if at == 0 else flow_locals(S) if at is None else stack[-at][2]
+                done = evaluate(S, cond, L) or (most is not None and fr[1] >= most)
             else:
                 if fr[3] is None:
                     fr[3] = evaluate(S, times, locals_for(S, times))
                 done = fr[1] >= fr[3]
             if done:
-                S.stack.pop()
+                stack.pop()
                 return
             fr[1] += 1
-            S.charge(1)
-            if not run_body(S, fr):
+            S.fx_steps += 1  # S.charge(1), written out
+            S.steps += 1
+            if S.fx_steps > S.fx_cap or S.steps > S.step_cap:
+                S.charge(0)  # which raises the error
+            # the body's frame, pushed and run in place, as in a for_each
+            if len(stack) > limit:
+                push(S, body)  # which raises
+            stack.append([body, 0, None, None, False])
+            body_step(S, stack[-1])
+            if S.over or not stack or stack[-1] is not fr:
                 return
 
     return _repeat
@@ -342,7 +391,9 @@ def _make_do(game, nid: int):
             fn(S, L)
         except CATCH as exc:
             raise located(exc, fx) from None
-        if ends or S.events or S.end_turn_requested:
+        if ends:
+            after_effect(S)  # which need not ask may_end again
+        elif S.events or S.end_turn_requested:
             after_effect(S, fx)
 
     return _do

@@ -88,3 +88,17 @@ def test_each_game_asks_its_own_board(grid, orth_game):
         assert ev(orth, "distance(cell(2, 2), cell(5, 3))") == 4
         assert len(ev(grid, "neighbors(cell(5, 3))")) == 8
         assert len(ev(orth, "neighbors(cell(5, 3))")) == 4
+
+
+def test_areas_are_remembered_as_they_are_made(grid):
+    """`area` keeps each block it makes (geometry never changes): every answer is the
+    block worked out afresh, and a list of its own, which a rule may change."""
+    board = grid.game.ext("board")
+    for c in board.order:
+        for radius in range(-1, 4):
+            made = [Cell(r, k) for r in range(c[0] - radius, c[0] + radius + 1)
+                    for k in range(c[1] - radius, c[1] + radius + 1) if Cell(r, k) in board.cellset]
+            first = board.area(grid, c, radius)
+            first.append("changed")
+            assert board.area(grid, c, radius) == made
+    assert ev(grid, "area(cell(5, 3), true)") == ev(grid, "area(cell(5, 3), 1)")
