@@ -378,14 +378,19 @@ def _make_call(game, nid: int):
 
 
 def _make_ask(game, nid: int):
-    from engine.flow.machine import decision, evaluate, flow_locals
+    """An ask: the locals are gathered only when `who` or an action at its point reads one."""
+    from engine.flow.machine import NO_LOCALS, decision, evaluate, flow_locals, locals_for
 
     node = game.nodes[nid]
     point, who, can_pass = node.point, node.who, node.can_pass
+    gather = needs_locals(game, point)
 
     def _ask(S, fr):
-        L = flow_locals(S)
-        p = evaluate(S, who, L) if who is not None else S.players[S.cur]
+        L = flow_locals(S) if gather else NO_LOCALS  # legal_bindings copies them
+        if who is None:
+            p = S.players[S.cur]
+        else:
+            p = evaluate(S, who, L if gather else locals_for(S, who))
         binds = legal_bindings(S, point, p.i, L)
         if not binds:
             S.stack.pop()
