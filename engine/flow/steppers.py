@@ -20,7 +20,7 @@ charges, the same error locations.
 
 from __future__ import annotations
 
-from engine.flow.labels import legal_bindings, needs_locals, window_check
+from engine.flow.labels import handed, legal_bindings, needs_locals, window_check
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
 
 # a call runs its procedure's body in place only while the stack is this shallow; deeper
@@ -406,13 +406,15 @@ def _make_window(game, nid: int):
     """A window: its seats are asked in turn from `w['k']`, the seats that surely cannot act
     passed over in one call, until someone has a legal action (a decision) or everyone
     passed in a row (the window is done). A sequence that found the first seat that may act
-    gives it (`first`, in the window's `order`), so it is not looked for twice."""
+    gives it (`first`, in the window's `order`), so it is not looked for twice; and what the
+    check found out about that seat (`handed`) is not worked out twice either."""
     from engine.flow.machine import NO_LOCALS, decision, flow_locals
 
     node = game.nodes[nid]
     point, who = node.point, node.who or "any"
     gather = needs_locals(game, point)
     check = window_check(game, point)
+    hand = handed(game, point)
     orders = ORDERS[who]
 
     def _window(S, fr, order=None, first=None):
@@ -436,7 +438,7 @@ def _make_window(game, nid: int):
             if passed >= size:
                 break
             seat = order[i % size]
-            binds = legal_bindings(S, point, seat, L)
+            binds = legal_bindings(S, point, seat, L, hand[0])  # the check just answered this seat
             if binds:
                 w["passed"], w["k"] = passed, i
                 binds["pass"] = (None, {})
