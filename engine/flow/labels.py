@@ -386,7 +386,7 @@ def _tests(game, acts, ns: dict, domains: bool = False):
     condition cannot join a plan."""
     inlined = [0, 0]
     tests: list[tuple[str | None, str | None, bool]] = []
-    held: list[str | None] = []  # per action: a zone of `me` it needs a card in, first of all
+    held: list[tuple[str, ...] | None] = []  # per action: zones of `me` it needs a card in, first of all
     hoisted: dict[str, str] = {}
     for a in acts:
         cond = a.guard if a.params else a.cond
@@ -403,7 +403,7 @@ def _tests(game, acts, ns: dict, domains: bool = False):
             prepared = _prepared(game, part)
             if prepared is None:
                 return None
-            test, calls, names, mine, _ = prepared
+            test, calls, names, mine = prepared[:4]
             inlined[n] += calls
             ns.update(part.fn.__globals__)  # the snippets' names: builtins, constants, procedures
             ns.update(names)
@@ -415,7 +415,10 @@ def _tests(game, acts, ns: dict, domains: bool = False):
         same = domain is not None and _prepared(game, domain)[1] == 0 and len(a.params) == 1
         tests.append((pair[0], pair[1], same))
         first = cond if cond is not None else domain
-        held.append(None if first is None else _prepared(game, first)[4])
+        zones = None if first is None else _prepared(game, first)[4]
+        if zones is None and domain is not None and cond is not None and _prepared(game, cond)[5]:
+            zones = _prepared(game, domain)[4]  # a condition that cannot fail, then a domain that needs a card
+        held.append(zones)
     return tests, inlined, hoisted, held
 
 
@@ -554,9 +557,9 @@ def _seat(game, tests: list, inlined: list, hoisted: dict, held: list) -> list[s
     return lines
 
 
-def _holds_any(held: list[str]) -> str:
+def _holds_any(held: list[tuple[str, ...]]) -> str:
     """The test that seat `i` holds a card in one of the zones `held`."""
-    return " or ".join(f"S.zones[_zr_{zone}[i].key]" for zone in sorted(set(held)))
+    return " or ".join(f"S.zones[_zr_{zone}[i].key]" for zone in sorted({zone for zones in held for zone in zones}))
 
 
 def _empty_handed(game, plans: list) -> list[str]:
@@ -602,20 +605,45 @@ def _prepared(game, c):
             tree, n, names = inline(pyast.parse(test, mode="eval"), game, players=("v_me",))
             hoist = _Hoist()
             tree = hoist.visit(tree)
-            game.plans[key] = (pyast.unparse(tree), n, names, hoist.names, _first_held(tree))
+            game.plans[key] = (pyast.unparse(tree), n, names, hoist.names, _first_held(tree), _plain(tree))
     return game.plans[key]
 
 
-def _first_held(tree) -> str | None:
-    """The zone of `me` a test needs a card in before anything else: `has(me.hand, 'x')
-    and ...` is false, and evaluates nothing more, when `me.hand` is empty."""
+def _first_held(tree) -> tuple[str, ...] | None:
+    """The zones of `me` a test needs a card in, one of them, before anything else:
+    `has(me.hand, 'x') and ...` is false, and evaluates nothing more, when `me.hand` is
+    empty; `cards(me.hand) + cards(me.bag)` is empty when both are."""
     node = tree.body if isinstance(tree, pyast.Expression) else tree
     while isinstance(node, pyast.BoolOp) and isinstance(node.op, pyast.And):
         node = node.values[0]
     if isinstance(node, pyast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], pyast.In) and \
             isinstance(node.comparators[0], pyast.Name) and node.comparators[0].id.startswith("_my_ids_"):
-        return node.comparators[0].id[len("_my_ids_"):]
+        return (node.comparators[0].id[len("_my_ids_"):],)
+    return _cards_of(node)
+
+
+def _cards_of(node) -> tuple[str, ...] | None:
+    """The zones of `me` whose cards `node` lists, all of them and nothing else; or None."""
+    if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add):
+        left, right = _cards_of(node.left), _cards_of(node.right)
+        return None if left is None or right is None else left + right
+    if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == "_b_cards" and \
+            not node.keywords and len(node.args) == 2 and isinstance(node.args[1], pyast.Name) and \
+            node.args[1].id.startswith("_my_zone_") and core.BUILTINS["cards"].fn is core._cards:
+        return (node.args[1].id[len("_my_zone_"):],)
     return None
+
+
+_PLAIN = (pyast.Expression, pyast.BoolOp, pyast.And, pyast.Or, pyast.UnaryOp, pyast.Not, pyast.Load,
+          pyast.Compare, pyast.Eq, pyast.NotEq, pyast.Constant, pyast.Name)
+
+
+def _plain(tree) -> bool:
+    """Whether a test cannot fail, nor charge a step: it compares names, constants and
+    fields of `me`'s record (which every player has), and calls nothing."""
+    return all(isinstance(node, _PLAIN) or isinstance(node, pyast.Subscript) and
+               isinstance(node.value, pyast.Name) and node.value.id == "_my_rec" and
+               isinstance(node.slice, pyast.Constant) for node in pyast.walk(tree))
 
 
 class _Hoist(pyast.NodeTransformer):
