@@ -234,7 +234,8 @@ def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: 
     """Windows ask every seat at every point, and mostly nobody can act: so the quick way
     checks every action's parameter-free condition in one generated function (a *plan*);
     `careful` runs each snippet through `evaluate` instead, to report an error well. With
-    the plan's answer `found`, only the plan's step charge is left to make."""
+    what a window check handed over (`found`: the plan's answer, and maybe the values of
+    one action's domain), only their step charges are left to make."""
     is_cur = seat == S.cur
     me = S.players[seat]
     L = {**base, "me": me}  # action snippets see `me` and their parameters, set and unset in turn
@@ -381,12 +382,12 @@ def _tests(game, acts, ns: dict, domains: bool = False):
     """(per action, its plan test (the test of its parameter-free condition) and with
     `domains` the test that its first domain binds something, each None when there is
     none, and whether that test's values are the domain's; the calls inlined into plan
-    tests and into domain tests; hoisted lookups; per action, a zone of `me` its first
-    test needs a card in) for the actions `acts`, their names put in `ns`; or None when a
+    tests and into domain tests; hoisted lookups; per action, the zones of `me` it needs a
+    card in, one of them, before anything else) for the actions `acts`, their names put in `ns`; or None when a
     condition cannot join a plan."""
     inlined = [0, 0]
     tests: list[tuple[str | None, str | None, bool]] = []
-    held: list[tuple[str, ...] | None] = []  # per action: zones of `me` it needs a card in, first of all
+    held: list[tuple[str, ...] | None] = []
     hoisted: dict[str, str] = {}
     for a in acts:
         cond = a.guard if a.params else a.cond
