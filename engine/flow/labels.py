@@ -189,8 +189,10 @@ def _text(S, v) -> str:
         return S.describe(v)
 
 
-def legal_bindings(S, point: str, seat: int, base: dict) -> dict[str, tuple]:
-    """label -> (ActionDef, {param: value}) for every legal binding of `seat` at `point`."""
+def legal_bindings(S, point: str, seat: int, base: dict, found: list | None = None) -> dict[str, tuple]:
+    """label -> (ActionDef, {param: value}) for every legal binding of `seat` at `point`.
+    `found`, when given, is what the point's plan answers for `seat` in this state (a
+    window check that stopped at `seat` worked it out: `handed`), so it is not asked again."""
     out: dict[str, tuple] = {}
     actions = S.game.actions_at.get(point)
     if not actions:
@@ -200,7 +202,7 @@ def legal_bindings(S, point: str, seat: int, base: dict) -> dict[str, tuple]:
     # someone looked at its decision.
     steps, fx_steps = S.steps, S.fx_steps
     try:
-        _collect(S, point, actions, seat, base, out, False)
+        _collect(S, point, actions, seat, base, out, False, found)
     except Exception:
         # Conditions and domains are pure, so doing it all again changes nothing; this
         # time every snippet runs through `evaluate`, which puts the error where it is.
@@ -227,19 +229,35 @@ def can_act(S, point: str, seat: int) -> bool:
         S.steps, S.fx_steps = steps, fx_steps
 
 
-def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: bool) -> None:
+def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: bool,
+             found: list | None = None) -> None:
     """Windows ask every seat at every point, and mostly nobody can act: so the quick way
     checks every action's parameter-free condition in one generated function (a *plan*);
-    `careful` runs each snippet through `evaluate` instead, to report an error well."""
+    `careful` runs each snippet through `evaluate` instead, to report an error well. With
+    what a window check handed over (`found`: the plan's answer, and maybe the values of
+    one action's domain), only their step charges are left to make."""
     is_cur = seat == S.cur
     me = S.players[seat]
     L = {**base, "me": me}  # action snippets see `me` and their parameters, set and unset in turn
     if not careful:
-        acts, check = _plan(S.game, point, is_cur)
-        if check is not None:
-            for k in check(S, me):
+        acts, check, inlined = _plan(S.game, point, is_cur)
+        j = values = None
+        if found is not None:
+            found, j, values, steps, fx_steps = found
+            S.fx_steps += inlined
+            S.steps += inlined
+        elif check is not None:
+            found = check(S, me)
+        if found is not None:
+            for k in found:
                 a = acts[k]
-                if a.params:
+                if k == j:  # the domain's values, as found: only its steps are left to charge
+                    S.fx_steps += fx_steps
+                    S.steps += steps
+                    if S.fx_steps > S.fx_cap or S.steps > S.step_cap:
+                        raise _Redo
+                    _add_single(S, a, L, out, _call, values)
+                elif a.params:
                     _add_bindings(S, a, L, out, _call)
                 else:
                     out[a.id] = (a, {})
@@ -288,13 +306,14 @@ def _bound_labels(S, a, found: list[dict]) -> list[str]:
         return [_label(S, a, args, False) for args in found]
 
 
-def _add_single(S, a, L: dict, out: dict, evaluate) -> None:
+def _add_single(S, a, L: dict, out: dict, evaluate, values=None) -> None:
     """`_add_bindings` for an action with one parameter, the usual case, whose bindings a
     decision may list by the dozen (every piece that can move): `_bind` and `_label`
-    without their loops over parameters."""
+    without their loops over parameters. `values`: the domain's, when already known."""
     name, domain = a.params[0]
     cond = a.cond
-    values = evaluate(S, domain, L)
+    if values is None:
+        values = evaluate(S, domain, L)
     if type(values) is not list:
         values = list(values)
     if cond is not None:
@@ -337,8 +356,9 @@ def needs_locals(game, point: str) -> bool:
 
 def _plan(game, point: str, is_cur: bool):
     """(the actions `point` offers to the current player, or to the others; a function
-    `check(S, me)` giving the indices of those whose parameter-free condition holds), or
-    (actions, None) when a condition cannot join a plan. Made once per game."""
+    `check(S, me)` giving the indices of those whose parameter-free condition holds; the
+    steps it charges), or (actions, None, 0) when a condition cannot join a plan. Made
+    once per game."""
     plan = game.plans.get((point, is_cur))
     if plan is None:
         plan = game.plans[point, is_cur] = _make_plan(game, point, is_cur)
@@ -359,41 +379,47 @@ def _offered(game, point: str, is_cur: bool) -> list:
 
 
 def _tests(game, acts, ns: dict, domains: bool = False):
-    """(one test expression per action, or None for an action with no condition; inlined
-    calls; hoisted lookups) for the actions `acts`, their names put in `ns`; or None when
-    a condition cannot join a plan."""
-    inlined = 0
-    tests: list[str | None] = []
-    held: list[str | None] = []  # per test: a zone of `me` it needs a card in, first of all
+    """(per action, its plan test (the test of its parameter-free condition) and with
+    `domains` the test that its first domain binds something, each None when there is
+    none, and whether that test's values are the domain's; the calls inlined into plan
+    tests and into domain tests; hoisted lookups; per action, the zones of `me` it needs a
+    card in, one of them, before anything else) for the actions `acts`, their names put in `ns`; or None when a
+    condition cannot join a plan."""
+    inlined = [0, 0]
+    tests: list[tuple[str | None, str | None, bool]] = []
+    held: list[tuple[str, ...] | None] = []
     hoisted: dict[str, str] = {}
     for a in acts:
-        parts = []
-        c = a.guard if a.params else a.cond
-        if c is not None:
-            parts.append(c)
-        if domains and a.params and _prepared(game, a.params[0][1]) is not None:
-            # an empty first domain binds nothing: an action that offers one card of the
-            # player's hand is not offered with an empty hand (the domain runs only when
-            # the guard holds, as it would when binding). Only windows ask this: binding
-            # evaluates the domain anyway, and some domains are costly.
-            parts.append(a.params[0][1])
-        if not parts:
-            tests.append(None)
-            held.append(None)
-            continue
-        made = []
-        for part in parts:
+        cond = a.guard if a.params else a.cond
+        # an empty first domain binds nothing: an action that offers one card of the
+        # player's hand is not offered with an empty hand (the domain runs only when
+        # the guard holds, as it would when binding). Only windows ask this: binding
+        # evaluates the domain anyway, and some domains are costly.
+        domain = a.params[0][1] if domains and a.params and _prepared(game, a.params[0][1]) is not None else None
+        pair: list[str | None] = []
+        for n, part in enumerate((cond, domain)):
+            if part is None:
+                pair.append(None)
+                continue
             prepared = _prepared(game, part)
             if prepared is None:
                 return None
-            test, n, names, mine, _ = prepared
-            inlined += n
+            test, calls, names, mine = prepared[:4]
+            inlined[n] += calls
             ns.update(part.fn.__globals__)  # the snippets' names: builtins, constants, procedures
             ns.update(names)
             hoisted.update(mine)
-            made.append(test)
-        tests.append(" and ".join(f"({test})" for test in made))
-        held.append(_prepared(game, parts[0])[4])
+            pair.append(f"({test})")
+        # the values of a domain test are those of the domain when it inlines no call (whose
+        # steps are charged up front, not where they happen); binding takes them as they are
+        # when the action has only that parameter
+        same = domain is not None and _prepared(game, domain)[1] == 0 and len(a.params) == 1
+        tests.append((pair[0], pair[1], same))
+        first = cond if cond is not None else domain
+        zones = None if first is None else _prepared(game, first)[4]
+        if zones is None and domain is not None and cond is not None and _prepared(game, cond)[5]:
+            zones = _prepared(game, domain)[4]  # a condition that cannot fail, then a domain that needs a card
+        held.append(zones)
     return tests, inlined, hoisted, held
 
 
@@ -412,8 +438,8 @@ def _make_plan(game, point: str, is_cur: bool):
     ns: dict = {}
     made = _tests(game, acts, ns)
     if made is None:
-        return acts, None
-    tests, inlined, hoisted, _ = made
+        return acts, None, 0
+    tests, (inlined, _), hoisted, _ = made
     # Inlined procedures neither check the depth limit nor charge their step: the plan
     # does both up front (at most one step per inlined call). Going over a budget, like
     # any error, sends legal_bindings the careful way, which says exactly what happened.
@@ -427,11 +453,11 @@ def _make_plan(game, point: str, is_cur: bool):
                   "        raise _Redo"]
     lines += [f"    {name} = {text}" for name, text in hoisted.items()]
     lines.append("    found = []")
-    for k, test in enumerate(tests):
+    for k, (test, _, _) in enumerate(tests):
         lines += [f"    found.append({k})"] if test is None else \
             [f"    if {test}:", f"        found.append({k})"]
     lines.append("    return found")
-    return acts, _exec(game, lines, ns, f"<horde:plan {point}>")["_plan"]
+    return acts, _exec(game, lines, ns, f"<horde:plan {point}>")["_plan"], inlined
 
 
 def first_may_act(S, point: str, seats: list[int]) -> int:
@@ -444,17 +470,32 @@ def window_check(game, point: str):
     """`first_may_act` for one point, as the function `fn(S, seats)` it calls."""
     fn = game.plans.get((point, "window"))
     if fn is None:
-        fn = game.plans[point, "window"] = _make_window(game, point)
+        fn, game.plans[point, "handed"] = _make_window(game, point)
+        game.plans[point, "window"] = fn
     return fn
 
 
+def handed(game, point: str) -> list:
+    """Where the window check of `point` leaves, when it answers a seat, the plan's answer
+    for that seat (the indices of the actions whose condition holds, for `legal_bindings`),
+    or None when it could not tell: `[found]`, one per point and game, set at every call."""
+    window_check(game, point)
+    return game.plans[point, "handed"]
+
+
 def _make_window(game, point: str):
-    """`first_may_act` for one point: both plans' tests, run seat by seat without a list of
-    results, stopping at the first seat that may act. The budget checks and the restored
-    step counts are those of `can_act`, so the answer is the same seat."""
-    ns: dict = {"enumerate": enumerate, "len": len, "Exception": Exception}
+    """`first_may_act` for one point, and where it hands over what it found: both plans'
+    tests, and the tests that first domains bind something, run seat by seat without a
+    list of results, stopping at the first seat that may act. Every plan test of a seat is
+    run, so the seat it stops at gets the plan's answer; and for a seat that cannot act that
+    is no more work than stopping at the first test that holds, as none does. The budget
+    checks and the restored step counts are those of `can_act`, so the answer is the same
+    seat."""
+    hand: list = [None]
+    ns: dict = {"enumerate": enumerate, "len": len, "Exception": Exception, "_handed": hand}
     plans = [_tests(game, _offered(game, point, is_cur), ns, domains=True) for is_cur in (True, False)]
     lines = ["def _first(S, seats):",
+             "    _handed[0] = None",
              "    steps, fx_steps = S.steps, S.fx_steps",
              "    cur = S.cur",
              "    players = S.players",
@@ -469,32 +510,57 @@ def _make_window(game, point: str):
         if made is None:
             lines.append(pad + "return k")  # a condition no plan can hold: ask the careful way
             continue
-        tests, inlined, hoisted, held = made
-        lines.append(pad + f"S.steps, S.fx_steps = steps + {inlined}, fx_steps + {inlined}")
-        if inlined:
-            lines += [pad + f"if S.depth >= {game.limits['depth']} or "
-                      "S.fx_steps > S.fx_cap or S.steps > S.step_cap:",
-                      pad + "    return k"]
-        if None in tests:
-            lines.append(pad + "return k")
-            continue
-        if tests and None not in held:  # every test first needs a card: none held, none may act
-            lines += [pad + f"if not ({_holds_any(held)}):", pad + "    continue"]
-        lines += [pad + f"{name} = {text}" for name, text in hoisted.items()]
-        if tests:
-            lines += [pad + f"if {' or '.join(f'({test})' for test in tests)}:", pad + "    return k"]
-        lines.append(pad + "pass")
+        lines += [pad + line for line in _seat(game, *made)]
     lines += ["            except Exception:",
               "                return k  # legal_bindings will find out, carefully",
               "        return len(seats)",
               "    finally:",
               "        S.steps, S.fx_steps = steps, fx_steps"]
-    return _exec(game, lines, ns, f"<horde:window {point}>")["_first"]
+    return _exec(game, lines, ns, f"<horde:window {point}>")["_first"], hand
 
 
-def _holds_any(held: list[str]) -> str:
+def _seat(game, tests: list, inlined: list, hoisted: dict, held: list) -> list[str]:
+    """The window's code for one seat `i`: `return k` when it may act, having handed over
+    the plan's answer, and the first domain it found to bind something when binding can
+    take its values (with the steps their evaluation charged); else on to the next seat."""
+    steps = sum(inlined)
+    lines = [f"S.steps, S.fx_steps = steps + {steps}, fx_steps + {steps}"]
+    if steps:
+        lines += [f"if S.depth >= {game.limits['depth']} or S.fx_steps > S.fx_cap or S.steps > S.step_cap:",
+                  "    return k"]
+    if not tests:
+        return [*lines, "pass"]
+    if None not in held:  # every test first needs a card: none held, none may act
+        lines += [f"if not ({_holds_any(held)}):", "    continue"]
+    lines += [f"{name} = {text}" for name, text in hoisted.items()]
+    lines += [f"_a{j} = {cond}" for j, (cond, _, _) in enumerate(tests) if cond is not None]
+    found = ", ".join(f"_a{j}" if cond is not None else "True" for j, (cond, _, _) in enumerate(tests))
+    hand = f"_found = [j for j, a in enumerate(({found},)) if a]"
+    for j, (cond, domain, same) in enumerate(tests):
+        body = []
+        if domain is None:
+            body += [hand, "_handed[0] = (_found, None, None, 0, 0)", "return k"]
+        elif same:
+            body += ["_s, _f = S.steps, S.fx_steps",
+                     f"_v = {domain}",
+                     "if _v:",
+                     "    " + hand,
+                     f"    _handed[0] = (_found, {j}, _v, S.steps - _s, S.fx_steps - _f)",
+                     "    return k"]
+        else:
+            body += [f"if {domain}:", "    " + hand, "    _handed[0] = (_found, None, None, 0, 0)", "    return k"]
+        if cond is not None:
+            lines += [f"if _a{j}:", *("    " + line for line in body)]
+        elif domain is not None:
+            lines += body
+        else:
+            return lines + body  # an action with no test: the seat may act
+    return lines
+
+
+def _holds_any(held: list[tuple[str, ...]]) -> str:
     """The test that seat `i` holds a card in one of the zones `held`."""
-    return " or ".join(f"S.zones[_zr_{zone}[i].key]" for zone in sorted(set(held)))
+    return " or ".join(f"S.zones[_zr_{zone}[i].key]" for zone in sorted({zone for zones in held for zone in zones}))
 
 
 def _empty_handed(game, plans: list) -> list[str]:
@@ -506,12 +572,12 @@ def _empty_handed(game, plans: list) -> list[str]:
     looking (else the loop stops at that seat)."""
     hands, most = [], 0
     for made in plans:
-        if made is None or None in made[0]:
+        if made is None:
             return []
         tests, inlined, _, held = made
-        if tests and None in held:
+        if tests and None in held:  # an action with no test holds no card either
             return []
-        most = max(most, inlined)
+        most = max(most, sum(inlined))
         hands.append(_holds_any(held) if tests else "False")
     budget = f"S.depth < {game.limits['depth']} and fx_steps + {most} <= S.fx_cap and " \
              f"steps + {most} <= S.step_cap" if most else "True"
@@ -540,20 +606,45 @@ def _prepared(game, c):
             tree, n, names = inline(pyast.parse(test, mode="eval"), game, players=("v_me",))
             hoist = _Hoist()
             tree = hoist.visit(tree)
-            game.plans[key] = (pyast.unparse(tree), n, names, hoist.names, _first_held(tree))
+            game.plans[key] = (pyast.unparse(tree), n, names, hoist.names, _first_held(tree), _plain(tree))
     return game.plans[key]
 
 
-def _first_held(tree) -> str | None:
-    """The zone of `me` a test needs a card in before anything else: `has(me.hand, 'x')
-    and ...` is false, and evaluates nothing more, when `me.hand` is empty."""
+def _first_held(tree) -> tuple[str, ...] | None:
+    """The zones of `me` a test needs a card in, one of them, before anything else:
+    `has(me.hand, 'x') and ...` is false, and evaluates nothing more, when `me.hand` is
+    empty; `cards(me.hand) + cards(me.bag)` is empty when both are."""
     node = tree.body if isinstance(tree, pyast.Expression) else tree
     while isinstance(node, pyast.BoolOp) and isinstance(node.op, pyast.And):
         node = node.values[0]
     if isinstance(node, pyast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], pyast.In) and \
             isinstance(node.comparators[0], pyast.Name) and node.comparators[0].id.startswith("_my_ids_"):
-        return node.comparators[0].id[len("_my_ids_"):]
+        return (node.comparators[0].id[len("_my_ids_"):],)
+    return _cards_of(node)
+
+
+def _cards_of(node) -> tuple[str, ...] | None:
+    """The zones of `me` whose cards `node` lists, all of them and nothing else; or None."""
+    if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add):
+        left, right = _cards_of(node.left), _cards_of(node.right)
+        return None if left is None or right is None else left + right
+    if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == "_b_cards" and \
+            not node.keywords and len(node.args) == 2 and isinstance(node.args[1], pyast.Name) and \
+            node.args[1].id.startswith("_my_zone_") and core.BUILTINS["cards"].fn is core._cards:
+        return (node.args[1].id[len("_my_zone_"):],)
     return None
+
+
+_PLAIN = (pyast.Expression, pyast.BoolOp, pyast.And, pyast.Or, pyast.UnaryOp, pyast.Not, pyast.Load,
+          pyast.Compare, pyast.Eq, pyast.NotEq, pyast.Constant, pyast.Name)
+
+
+def _plain(tree) -> bool:
+    """Whether a test cannot fail, nor charge a step: it compares names, constants and
+    fields of `me`'s record (which every player has), and calls nothing."""
+    return all(isinstance(node, _PLAIN) or isinstance(node, pyast.Subscript) and
+               isinstance(node.value, pyast.Name) and node.value.id == "_my_rec" and
+               isinstance(node.slice, pyast.Constant) for node in pyast.walk(tree))
 
 
 class _Hoist(pyast.NodeTransformer):

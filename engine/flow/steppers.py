@@ -20,7 +20,7 @@ charges, the same error locations.
 
 from __future__ import annotations
 
-from engine.flow.labels import legal_bindings, needs_locals, window_check
+from engine.flow.labels import handed, legal_bindings, needs_locals, window_check
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
 
 # a call runs its procedure's body in place only while the stack is this shallow; deeper
@@ -429,14 +429,19 @@ def _make_call(game, nid: int):
 
 
 def _make_ask(game, nid: int):
-    from engine.flow.machine import decision, evaluate, flow_locals
+    """An ask: the locals are gathered only when `who` or an action at its point reads one."""
+    from engine.flow.machine import NO_LOCALS, decision, evaluate, flow_locals, locals_for
 
     node = game.nodes[nid]
     point, who, can_pass = node.point, node.who, node.can_pass
+    gather = needs_locals(game, point)
 
     def _ask(S, fr):
-        L = flow_locals(S)
-        p = evaluate(S, who, L) if who is not None else S.players[S.cur]
+        L = flow_locals(S) if gather else NO_LOCALS  # legal_bindings copies them
+        if who is None:
+            p = S.players[S.cur]
+        else:
+            p = evaluate(S, who, L if gather else locals_for(S, who))
         binds = legal_bindings(S, point, p.i, L)
         if not binds:
             S.stack.pop()
@@ -452,13 +457,15 @@ def _make_window(game, nid: int):
     """A window: its seats are asked in turn from `w['k']`, the seats that surely cannot act
     passed over in one call, until someone has a legal action (a decision) or everyone
     passed in a row (the window is done). A sequence that found the first seat that may act
-    gives it (`first`, in the window's `order`), so it is not looked for twice."""
+    gives it (`first`, in the window's `order`), so it is not looked for twice; and what the
+    check found out about that seat (`handed`) is not worked out twice either."""
     from engine.flow.machine import NO_LOCALS, decision, flow_locals
 
     node = game.nodes[nid]
     point, who = node.point, node.who or "any"
     gather = needs_locals(game, point)
     check = window_check(game, point)
+    hand = handed(game, point)
     orders = ORDERS[who]
 
     def _window(S, fr, order=None, first=None):
@@ -482,7 +489,7 @@ def _make_window(game, nid: int):
             if passed >= size:
                 break
             seat = order[i % size]
-            binds = legal_bindings(S, point, seat, L)
+            binds = legal_bindings(S, point, seat, L, hand[0])  # the check just answered this seat
             if binds:
                 w["passed"], w["k"] = passed, i
                 binds["pass"] = (None, {})

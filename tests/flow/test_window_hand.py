@@ -1,0 +1,67 @@
+"""A window check that stops at a seat hands the plan's answer for it to `legal_bindings`
+(`labels.handed`), which then does not run the plan again, with the values of the first
+domain it found to bind something: check, at every decision of random games of every pack,
+for every point and every order of seats, that the answer handed over is the plan's, the
+values and their steps the domain's, and that the legal actions made from them are those
+made without them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine.errors import RuleRuntimeError
+from engine.flow.labels import _plan, first_may_act, handed, legal_bindings
+from engine.pack.loader import list_packs
+
+
+def _variants():
+    out = []
+    for info in list_packs():
+        if not info.problems:
+            out += [(info.id, mode) for mode in [None, *info.modes]]
+    return out
+
+
+def _outcome(S, point, seat, found):
+    try:
+        return list(legal_bindings(S, point, seat, {}, found).items())
+    except RuleRuntimeError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize(("pack", "mode"), _variants(), ids=lambda v: str(v) if v is not None else "base")
+def test_the_answer_a_window_hands_over_is_the_plans(pack, mode):
+    g = engine.load(pack, mode=mode)
+    rnd = random.Random(11)
+    handed_over = 0
+    for seed in range(4):
+        S = g.new_state(seed=seed)
+        n = 0
+        while not S.over and n < 80:
+            d = S.decision()
+            for point in g.actions_at:
+                for start in range(len(S.pl)):
+                    seats = [(start + k) % len(S.pl) for k in range(len(S.pl))]
+                    first = first_may_act(S, point, seats)
+                    hand = handed(g, point)[0]
+                    if first == len(seats) or hand is None:
+                        continue
+                    seat = seats[first]
+                    me = S.players[seat]
+                    found, j, values, steps, fx_steps = hand
+                    before = (S.steps, S.fx_steps)
+                    acts, check, _ = _plan(g, point, seat == S.cur)
+                    assert found == check(S, me), (point, seat)
+                    if j is not None:  # the domain's values, and the steps evaluating it charges
+                        S.steps, S.fx_steps = before
+                        assert values == acts[j].params[0][1].fn(S, {"me": me}), (point, seat)
+                        assert (S.steps - before[0], S.fx_steps - before[1]) == (steps, fx_steps)
+                    S.steps, S.fx_steps = before
+                    assert _outcome(S, point, seat, hand) == _outcome(S, point, seat, None), (point, seat)
+                    handed_over += 1
+            S.apply(rnd.choice(d.actions))
+            n += 1
+    assert handed_over
