@@ -17,7 +17,7 @@ import engine
 from engine.dsl.values import Z
 from engine.errors import RuleRuntimeError
 from engine.flow.labels import _collect, can_act, first_may_act, legal_bindings
-from engine.pack.loader import list_packs
+from tests.properties.variants import pack_modes
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fastpaths" / "pack.yaml"
 
@@ -80,14 +80,6 @@ def test_a_plan_with_parameters_and_inlined_procedures(game):
     assert (d.player, d.actions) == (1, ["pass", "show(target=0)"])
 
 
-def _variants():
-    out = []
-    for info in list_packs():
-        if not info.problems:
-            out += [(info.id, mode) for mode in [None, *info.modes]]
-    return out
-
-
 def _careful(S, point, seat):
     out: dict = {}
     _collect(S, point, S.game.actions_at.get(point, ()), seat, {}, out, True)
@@ -101,7 +93,7 @@ def _outcome(ask, *args):
         return str(exc)
 
 
-@pytest.mark.parametrize(("pack", "mode"), _variants(),
+@pytest.mark.parametrize(("pack", "mode"), pack_modes(),
                          ids=lambda v: str(v) if v is not None else "base")
 def test_plans_agree_with_the_careful_way_in_random_games(pack, mode):
     """At every decision of a few random games, for every seat at the point being decided:

@@ -14,15 +14,7 @@ import pytest
 import engine
 from engine.errors import RuleRuntimeError
 from engine.flow.labels import _plan, first_may_act, handed, legal_bindings
-from engine.pack.loader import list_packs
-
-
-def _variants():
-    out = []
-    for info in list_packs():
-        if not info.problems:
-            out += [(info.id, mode) for mode in [None, *info.modes]]
-    return out
+from tests.properties.variants import pack_modes
 
 
 def _outcome(S, point, seat, found):
@@ -32,7 +24,7 @@ def _outcome(S, point, seat, found):
         return str(exc)
 
 
-@pytest.mark.parametrize(("pack", "mode"), _variants(), ids=lambda v: str(v) if v is not None else "base")
+@pytest.mark.parametrize(("pack", "mode"), pack_modes(), ids=lambda v: str(v) if v is not None else "base")
 def test_the_answer_a_window_hands_over_is_the_plans(pack, mode):
     g = engine.load(pack, mode=mode)
     rnd = random.Random(11)

@@ -18,6 +18,15 @@ def all_variants() -> list[tuple[str, str | None, str | None]]:
     return out
 
 
+def pack_modes() -> list[tuple[str, str | None]]:
+    """(pack, mode) for the base game and each mode of every bundled pack that loads."""
+    out: list[tuple[str, str | None]] = []
+    for info in list_packs():
+        if not info.problems:
+            out += [(info.id, mode) for mode in [None, *info.modes]]
+    return out
+
+
 def variant_id(v) -> str:
     pack, mode, house = v
     return pack + (f"/{mode}" if mode else "") + (f"+{house.rsplit('/', 1)[-1][:-5]}" if house else "")
