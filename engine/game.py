@@ -100,6 +100,12 @@ class Game:
     plans: dict = field(default_factory=dict, repr=False, compare=False)
     score: Compiled | None = None  # a finished game's score (`score:`), for high-score tables
     highscores: bool = False  # finished games' scores go to the local high-score table
+    # card or kind id -> its tags (`tags_of`), filled as asked: `tagged` is asked thousands
+    # of times a game, one look-up instead of two
+    tag_sets: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        self.tag_sets = _TagSets(self)
 
     # ---------- states ----------
     def new_state(self, players: int | None = None, seed: int = 0, prepare=None):
@@ -210,3 +216,15 @@ class Game:
             if text is not None:
                 return text
         return str(v)
+
+
+class _TagSets(dict):
+    """`Game.tag_sets`: a card's or kind's tags, looked up once per id."""
+
+    def __init__(self, game: Game):
+        super().__init__()
+        self.game = game
+
+    def __missing__(self, card_id: str) -> frozenset[str]:
+        tags = self[card_id] = self.game.tags_of(card_id)
+        return tags

@@ -227,7 +227,7 @@ def _find(S, z, card):
 @builtin("tagged", "any str", "bool")
 def _tagged(S, e, tag):
     """True when the entity's card or kind carries the tag."""
-    return e is not None and tag in S.game.tags_of(S.ents[e.i]["id"])
+    return e is not None and tag in S.game.tag_sets[S.ents[e.i]["id"]]
 
 
 @builtin("zone_of", "ent", "zone")
