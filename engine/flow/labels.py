@@ -478,7 +478,10 @@ def window_check(game, point: str):
 def handed(game, point: str) -> list:
     """Where the window check of `point` leaves, when it answers a seat, the plan's answer
     for that seat (the indices of the actions whose condition holds, for `legal_bindings`),
-    or None when it could not tell: `[found]`, one per point and game, set at every call."""
+    or None when it could not tell: `[found]`, one per point and game, set at every call.
+    Its reader runs right after the check, with nothing in between that could ask again,
+    so the slot may live on the game; it assumes, as the game's other plans do, that one
+    thread at a time plays a game's states (parallel simulations use processes)."""
     window_check(game, point)
     return game.plans[point, "handed"]
 
