@@ -189,10 +189,11 @@ def _text(S, v) -> str:
         return S.describe(v)
 
 
-def legal_bindings(S, point: str, seat: int, base: dict, found: list | None = None) -> dict[str, tuple]:
+def legal_bindings(S, point: str, seat: int, base: dict, hand: tuple | None = None) -> dict[str, tuple]:
     """label -> (ActionDef, {param: value}) for every legal binding of `seat` at `point`.
-    `found`, when given, is what the point's plan answers for `seat` in this state (a
-    window check that stopped at `seat` worked it out: `handed`), so it is not asked again."""
+    `hand`, when given, is what a window check that stopped at `seat` in this state found
+    out (see `handed`): the plan's answer, maybe one domain's values, so neither is asked
+    again."""
     out: dict[str, tuple] = {}
     actions = S.game.actions_at.get(point)
     if not actions:
@@ -202,7 +203,7 @@ def legal_bindings(S, point: str, seat: int, base: dict, found: list | None = No
     # someone looked at its decision.
     steps, fx_steps = S.steps, S.fx_steps
     try:
-        _collect(S, point, actions, seat, base, out, False, found)
+        _collect(S, point, actions, seat, base, out, False, hand)
     except Exception:
         # Conditions and domains are pure, so doing it all again changes nothing; this
         # time every snippet runs through `evaluate`, which puts the error where it is.
@@ -230,20 +231,20 @@ def can_act(S, point: str, seat: int) -> bool:
 
 
 def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: bool,
-             found: list | None = None) -> None:
+             hand: tuple | None = None) -> None:
     """Windows ask every seat at every point, and mostly nobody can act: so the quick way
     checks every action's parameter-free condition in one generated function (a *plan*);
     `careful` runs each snippet through `evaluate` instead, to report an error well. With
-    what a window check handed over (`found`: the plan's answer, and maybe the values of
+    what a window check handed over (`hand`: the plan's answer, and maybe the values of
     one action's domain), only their step charges are left to make."""
     is_cur = seat == S.cur
     me = S.players[seat]
     L = {**base, "me": me}  # action snippets see `me` and their parameters, set and unset in turn
     if not careful:
         acts, check, inlined = _plan(S.game, point, is_cur)
-        j = values = None
-        if found is not None:
-            found, j, values, steps, fx_steps = found
+        found = j = values = None
+        if hand is not None:
+            found, j, values, steps, fx_steps = hand
             S.fx_steps += inlined
             S.steps += inlined
         elif check is not None:
