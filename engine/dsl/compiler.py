@@ -15,6 +15,7 @@ and emit direct dictionary access instead of a generic lookup.
 from __future__ import annotations
 
 import re
+import string
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -404,13 +405,18 @@ class _Emitter:
             self.fail(e, f"'{name}' takes {want} argument(s), got {n}")
         if e.kwargs and not b.varargs:
             self.fail(e, f"'{name}' takes no named arguments")
-        parts = []
+        parts, types = [], []
         for k, a in enumerate(e.args):
             code, t = self.expr(a)
             kind = b.args[k].rstrip("?") if k < len(b.args) else "any"
             self.check_arg(name, kind, a, t)
             parts.append(code)
+            types.append(t)
         parts += [f"{k}={self.expr(v)[0]}" for k, v in e.kwargs]
+        if name == "log" and not e.kwargs and name not in self.env.words:
+            written = _log_line(e.args[0], parts[1:], types[1:])
+            if written is not None:
+                return written, b.returns
         if name in _ON_LISTS and len(parts) == 1 and not e.kwargs and \
                 isinstance(e.args[0], ast.Comprehension | ast.ListLit):
             return f"{_ON_LISTS[name]}({parts[0]})", b.returns  # a list for sure: no checks
@@ -467,6 +473,36 @@ class _Emitter:
         cond = f" if {self.expr(e.cond)[0]}" if e.cond is not None else ""
         self.locals = saved
         return f"[{item} for v_{e.var} in _items(S, {src}){cond}]", f"list:{it}"
+
+
+def _log_line(fmt: ast.Node, args: list[str], types: list[str]) -> str | None:
+    """`log(fmt, ...)` written out, when `fmt` is a literal with one plain `{}` per argument
+    (nearly every log line): the message is formatted in place, a player described without
+    a call, so that a game pays little for the log it keeps. Anything else (numbered or
+    formatted fields, a count that does not match, a format made at run time) is left to
+    the builtin, which also says what it does with a format that does not fit. The
+    analyses of generated code know these lines change nothing a rule reads
+    (engine.dsl.footprint `is_log_write`)."""
+    if not (isinstance(fmt, ast.Const) and isinstance(fmt.value, str)):
+        return None
+    try:
+        fields = [(f, spec, conv) for _, f, spec, conv in _FORMATTER.parse(fmt.value) if f is not None]
+    except ValueError:
+        return None
+    if len(fields) != len(args) or any(f or spec or conv for f, spec, conv in fields):
+        return None
+    described = []
+    for code, t in zip(args, types, strict=True):
+        if code == CURRENT:
+            described.append(f'f"P{{{code}.i}}"')
+        elif t == "player" and _VARIABLE.fullmatch(code):
+            described.append(f'(f"P{{{code}.i}}" if _type({code}) is _P else S.describe({code}))')
+        else:
+            described.append(f"S.describe({code})")
+    return f"S.log.append({{'t': 'msg', 'text': {fmt.value!r}.format({', '.join(described)})}})"
+
+
+_FORMATTER = string.Formatter()
 
 
 def _globals(env: Env) -> dict:

@@ -44,6 +44,9 @@ _WRITE_RESULT = frozenset({"win", "lose", "end_game"})
 _PLAIN = frozenset({"_items", "_repeat", "_Z", "_P", "_type"})
 # what a condition may read from the state object itself (fields through constant keys)
 _STATE_PARTS = frozenset({"pl", "ents", "vars", "players"})
+# the log and how values are described in it, which log lines written out use: no rule
+# reads the log (`logged` is a builtin, and reads ANY), and a value's description is its own
+_LOG_PARTS = frozenset({"log", "describe"})
 
 
 # builtins that said what they read or write (see `declare`): name -> footprint
@@ -95,6 +98,22 @@ def is_ent_w(call: py.Call) -> bool:
         f.value.id == "S"
 
 
+def is_log_write(call: py.Call) -> bool:
+    """Whether `call` is `S.log.append(...)`, `S.describe(...)` or `'...'.format(...)`, as
+    the compiler writes out a log line (engine.dsl.compiler `_log_line`): none of them reads
+    or changes the game."""
+    f = call.func
+    if not isinstance(f, py.Attribute):
+        return False
+    v = f.value
+    if f.attr == "format":
+        return isinstance(v, py.Constant) and isinstance(v.value, str)
+    if f.attr == "describe":
+        return isinstance(v, py.Name) and v.id == "S"
+    return f.attr == "append" and isinstance(v, py.Attribute) and v.attr == "log" and \
+        isinstance(v.value, py.Name) and v.value.id == "S"
+
+
 def _footprint(game, c, kind: str) -> frozenset:
     memo = game.plans.setdefault(("footprint", kind), {})
     key = id(c)  # the game holds `c`, so its id stays its own
@@ -128,7 +147,7 @@ class _Walker(py.NodeVisitor):
         f = node.func
         name = f.id if isinstance(f, py.Name) else None
         if name is None:
-            if not is_ent_w(node):
+            if not (is_ent_w(node) or is_log_write(node)):
                 self.found.add(ANY)  # a method call: who knows what it changes
         elif name.startswith("_pc_"):
             proc = _proc(self.game, name[len("_pc_"):])
@@ -158,7 +177,8 @@ class _Reads(_Walker):
     kind = "reads"
 
     def visit_Attribute(self, node: py.Attribute):
-        if isinstance(node.value, py.Name) and node.value.id == "S" and node.attr not in _STATE_PARTS:
+        if isinstance(node.value, py.Name) and node.value.id == "S" and \
+                node.attr not in _STATE_PARTS and node.attr not in _LOG_PARTS:
             self.found.add(ANY)  # the current player, the turn: they change between effects
         self.generic_visit(node)
 

@@ -253,7 +253,7 @@ def _contained(game, c) -> bool:
     import ast as py
 
     from engine.dsl import builtins
-    from engine.dsl.footprint import body_tree, is_ent_w
+    from engine.dsl.footprint import body_tree, is_ent_w, is_log_write
 
     tree = body_tree(c)
     if tree is None:
@@ -263,7 +263,7 @@ def _contained(game, c) -> bool:
         if not isinstance(node, py.Call):
             continue
         if not isinstance(node.func, py.Name):
-            if is_ent_w(node):
+            if is_ent_w(node) or is_log_write(node):
                 continue
             return False  # a method: S.call_flow(...)
         name = node.func.id
