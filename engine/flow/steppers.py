@@ -20,7 +20,10 @@ charges, the same error locations.
 
 from __future__ import annotations
 
-from engine.flow.labels import handed, legal_bindings, needs_locals, window_check
+from operator import itemgetter
+
+from engine.dsl.runtime import zone_refs
+from engine.flow.labels import handed, legal_bindings, needs_locals, window_check, window_skip
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
 
 # a call runs its procedure's body in place only while the stack is this shallow; deeper
@@ -55,6 +58,26 @@ class _Orders(dict):
 
 
 ORDERS = {who: _Orders(who) for who in ("any", "others", "current")}
+
+
+class _Hands(dict):
+    """players -> by current seat, what a window of one kind (`who`) passes over when it is
+    empty (see `labels.window_skip`): a function giving the lists of `State.zones` that
+    the seats it asks need a card in (the current seat's zones `zones[0]`, the others'
+    `zones[1]`), or None when no seat needs any. Made once per player count."""
+
+    def __init__(self, who: str, zones: tuple[set, set]):
+        super().__init__()
+        self.who, self.zones = who, zones
+
+    def __missing__(self, n: int) -> list:
+        table = []
+        for cur, order in enumerate(ORDERS[self.who][n]):
+            keys = [zone_refs(zone)[i].key for i in order for zone in sorted(self.zones[i != cur])]
+            # one key would give that list itself, not a tuple of lists
+            table.append(None if not keys else itemgetter(*keys) if len(keys) > 1 else itemgetter(keys[0], keys[0]))
+        self[n] = table
+        return table
 
 
 def _namespace(game) -> dict:
@@ -223,12 +246,27 @@ def _child(game, nid: int, cid: int, child, ns: dict) -> list[str]:
         ns[f"_ord{cid}"] = ORDERS[child.who or "any"]
         # the seats that surely cannot act are passed over before the window has a frame;
         # its stepper starts at the first seat that may act
-        return ["order = " + ("(S.cur,)" if child.who == "current" else f"_ord{cid}[len(S.pl)][S.cur]"),
-                f"first = _win{cid}(S, order)",
-                "if first < len(order):",
-                *("    " + line for line in _push(game, cid)),
-                f"    _step{cid}(S, stack[-1], order, first)",
-                *("    " + line for line in _BACK)]
+        out = ["order = " + ("(S.cur,)" if child.who == "current" else f"_ord{cid}[len(S.pl)][S.cur]"),
+               f"first = _win{cid}(S, order)",
+               "if first < len(order):",
+               *("    " + line for line in _push(game, cid)),
+               f"    _step{cid}(S, stack[-1], order, first)",
+               *("    " + line for line in _BACK)]
+        skip = window_skip(game, point)
+        if skip is None:
+            return out
+        # nobody holds a card in the zones the window's actions first need one in: it is
+        # passed over without a call, as its check would answer
+        room, zones = skip
+        ns[f"_hands{cid}"] = _Hands(child.who or "any", zones)
+        ns.update(_any=any, LookupError=LookupError)
+        return ["try:",
+                f"    hands = _hands{cid}[len(S.pl)][S.cur]",
+                f"    skip = (hands is None or not _any(hands(S.zones))) and {room}",
+                "except LookupError:",
+                "    skip = False  # the check says what is wrong",
+                "if not skip:",
+                *("    " + line for line in out)]
     return _nested(game, cid, ns)
 
 
