@@ -9,7 +9,7 @@ anything but the state.
 from __future__ import annotations
 
 import ast as pyast
-from itertools import repeat
+from itertools import compress, repeat
 from operator import itemgetter
 
 from engine.dsl import builtins as core
@@ -547,11 +547,17 @@ def _seat(game, ns: dict, tests: list, inlined: list, hoisted: dict, held: list)
     if not tests:
         return [*lines, "pass"]
     if None not in held:  # every test first needs a card: none held, none may act
-        lines += [f"if not ({_holds_any(held, ns)}):", "    continue"]
-    lines += [f"{name} = {text}" for name, text in hoisted.items()]
+        lines += [f"if not ({_holds_any(held, ns, plain=True)}):", "    continue"]
+        lines += [f"{name} = {text}" for name, text in hoisted.items()]
+        plays = _holds_any(held, ns, hoisted)  # the cards held are looked at once, hoisted
+        if plays != _holds_any(held, ns, plain=True):
+            lines += [f"if not ({plays}):", "    continue"]
+    else:
+        lines += [f"{name} = {text}" for name, text in hoisted.items()]
     lines += [f"_a{j} = {cond}" for j, (cond, _, _) in enumerate(tests) if cond is not None]
     found = ", ".join(f"_a{j}" if cond is not None else "True" for j, (cond, _, _) in enumerate(tests))
-    hand = f"_found = [j for j, a in enumerate(({found},)) if a]"
+    ns.update(_list=list, _compress=compress, **{f"_range{len(tests)}": range(len(tests))})
+    hand = f"_found = _list(_compress(_range{len(tests)}, ({found},)))"  # the indices of the tests that hold
     for j, (cond, domain, same) in enumerate(tests):
         body = []
         if domain is None:
@@ -574,11 +580,14 @@ def _seat(game, ns: dict, tests: list, inlined: list, hoisted: dict, held: list)
     return lines
 
 
-def _holds_any(held: list[tuple[tuple[str, str | None], ...]], ns: dict) -> str:
+def _holds_any(held: list[tuple[tuple[str, str | None], ...]], ns: dict, hoisted: dict | None = None,
+               plain: bool = False) -> str:
     """The test that seat `i` holds a card one of the tests `held` first needs: for each
     zone, any card when one test takes any card there, else one of the cards the tests
     name (their ids put in `ns`). A hand of cards that no action here plays is passed
-    over as an empty one: every test of the seat would be false at its first look."""
+    over as an empty one: every test of the seat would be false at its first look. With
+    `plain`, any card in those zones; with `hoisted`, the ids of a zone's cards are taken
+    from the hoisted lookups when they have them."""
     wanted: dict[str, set | None] = {}
     for needs in held:
         for zone, card in needs:
@@ -591,15 +600,23 @@ def _holds_any(held: list[tuple[tuple[str, str | None], ...]], ns: dict) -> str:
     tests = []
     for zone in sorted(wanted):
         ids = wanted[zone]
-        if ids is None:
+        if ids is None or plain:
             tests.append(f"S.zones[_zr_{zone}[i].key]")
+        elif hoisted is not None and f"_my_ids_{zone}" in hoisted:
+            tests.append(f"not {_plays(ns, ids)}.isdisjoint(_my_ids_{zone})")
         else:
-            ids = frozenset(ids)
-            names = [k for k in ns if k.startswith("_plays")]
-            name = next((k for k in names if ns[k] == ids), f"_plays{len(names)}")
-            ns[name] = ids
+            name = _plays(ns, ids)
             tests.append(f"(S.zones[_zr_{zone}[i].key] and not {name}.isdisjoint(_zone_ids(S, _zr_{zone}[i])))")
     return " or ".join(tests)
+
+
+def _plays(ns: dict, ids: set) -> str:
+    """The name in `ns` of the set of card ids `ids`."""
+    ids = frozenset(ids)
+    names = [k for k in ns if k.startswith("_plays")]
+    name = next((k for k in names if ns[k] == ids), f"_plays{len(names)}")
+    ns[name] = ids
+    return name
 
 
 def held_zones(held: list) -> set[str]:
