@@ -9,7 +9,7 @@ anything but the state.
 from __future__ import annotations
 
 import ast as pyast
-from itertools import repeat
+from itertools import compress, repeat
 from operator import itemgetter
 
 from engine.dsl import builtins as core
@@ -384,11 +384,12 @@ def _tests(game, acts, ns: dict, domains: bool = False):
     `domains` the test that its first domain binds something, each None when there is
     none, and whether that test's values are the domain's; the calls inlined into plan
     tests and into domain tests; hoisted lookups; per action, the zones of `me` it needs a
-    card in, one of them, before anything else) for the actions `acts`, their names put in `ns`; or None when a
-    condition cannot join a plan."""
+    card in, one of them, before anything else, each with the card it needs there or None
+    for any) for the actions `acts`, their names put in `ns`; or None when a condition
+    cannot join a plan."""
     inlined = [0, 0]
     tests: list[tuple[str | None, str | None, bool]] = []
-    held: list[tuple[str, ...] | None] = []
+    held: list[tuple[tuple[str, str | None], ...] | None] = []
     hoisted: dict[str, str] = {}
     for a in acts:
         cond = a.guard if a.params else a.cond
@@ -471,9 +472,19 @@ def window_check(game, point: str):
     """`first_may_act` for one point, as the function `fn(S, seats)` it calls."""
     fn = game.plans.get((point, "window"))
     if fn is None:
-        fn, game.plans[point, "handed"] = _make_window(game, point)
+        fn, game.plans[point, "handed"], game.plans[point, "skip"] = _make_window(game, point)
         game.plans[point, "window"] = fn
     return fn
+
+
+def window_skip(game, point: str) -> tuple[str, tuple[set, set]] | None:
+    """(a budget test on `S`, (the zones the current seat's actions first need a card in,
+    the zones the other seats' do)): while those zones of every seat a window asks are
+    empty and the budget test holds, its check answers that nobody may act at once (see
+    `_empty_handed`), so a sequence may pass over the window without asking it. None when
+    the check cannot answer so."""
+    window_check(game, point)
+    return game.plans[point, "skip"]
 
 
 def handed(game, point: str) -> list:
@@ -496,6 +507,7 @@ def _make_window(game, point: str):
     checks and the restored step counts are those of `can_act`, so the answer is the same
     seat."""
     hand: list = [None]
+    skip: list = [None]
     ns: dict = {"enumerate": enumerate, "len": len, "Exception": Exception, "_handed": hand}
     plans = [_tests(game, _offered(game, point, is_cur), ns, domains=True) for is_cur in (True, False)]
     lines = ["def _first(S, seats):",
@@ -503,7 +515,7 @@ def _make_window(game, point: str):
              "    steps, fx_steps = S.steps, S.fx_steps",
              "    cur = S.cur",
              "    players = S.players",
-             *_empty_handed(game, plans),
+             *_empty_handed(game, plans, ns, skip),
              "    try:",
              "        for k, i in enumerate(seats):",
              "            v_me = players[i]",
@@ -514,16 +526,16 @@ def _make_window(game, point: str):
         if made is None:
             lines.append(pad + "return k")  # a condition no plan can hold: ask the careful way
             continue
-        lines += [pad + line for line in _seat(game, *made)]
+        lines += [pad + line for line in _seat(game, ns, *made)]
     lines += ["            except Exception:",
               "                return k  # legal_bindings will find out, carefully",
               "        return len(seats)",
               "    finally:",
               "        S.steps, S.fx_steps = steps, fx_steps"]
-    return _exec(game, lines, ns, f"<horde:window {point}>")["_first"], hand
+    return _exec(game, lines, ns, f"<horde:window {point}>")["_first"], hand, skip[0]
 
 
-def _seat(game, tests: list, inlined: list, hoisted: dict, held: list) -> list[str]:
+def _seat(game, ns: dict, tests: list, inlined: list, hoisted: dict, held: list) -> list[str]:
     """The window's code for one seat `i`: `return k` when it may act, having handed over
     the plan's answer, and the first domain it found to bind something when binding can
     take its values (with the steps their evaluation charged); else on to the next seat."""
@@ -535,11 +547,17 @@ def _seat(game, tests: list, inlined: list, hoisted: dict, held: list) -> list[s
     if not tests:
         return [*lines, "pass"]
     if None not in held:  # every test first needs a card: none held, none may act
-        lines += [f"if not ({_holds_any(held)}):", "    continue"]
-    lines += [f"{name} = {text}" for name, text in hoisted.items()]
+        lines += [f"if not ({_holds_any(held, ns, plain=True)}):", "    continue"]
+        lines += [f"{name} = {text}" for name, text in hoisted.items()]
+        plays = _holds_any(held, ns, hoisted)  # the cards held are looked at once, hoisted
+        if plays != _holds_any(held, ns, plain=True):
+            lines += [f"if not ({plays}):", "    continue"]
+    else:
+        lines += [f"{name} = {text}" for name, text in hoisted.items()]
     lines += [f"_a{j} = {cond}" for j, (cond, _, _) in enumerate(tests) if cond is not None]
     found = ", ".join(f"_a{j}" if cond is not None else "True" for j, (cond, _, _) in enumerate(tests))
-    hand = f"_found = [j for j, a in enumerate(({found},)) if a]"
+    ns.update(_list=list, _compress=compress, **{f"_range{len(tests)}": range(len(tests))})
+    hand = f"_found = _list(_compress(_range{len(tests)}, ({found},)))"  # the indices of the tests that hold
     for j, (cond, domain, same) in enumerate(tests):
         body = []
         if domain is None:
@@ -562,19 +580,59 @@ def _seat(game, tests: list, inlined: list, hoisted: dict, held: list) -> list[s
     return lines
 
 
-def _holds_any(held: list[tuple[str, ...]]) -> str:
-    """The test that seat `i` holds a card in one of the zones `held`."""
-    return " or ".join(f"S.zones[_zr_{zone}[i].key]" for zone in sorted({zone for zones in held for zone in zones}))
+def _holds_any(held: list[tuple[tuple[str, str | None], ...]], ns: dict, hoisted: dict | None = None,
+               plain: bool = False) -> str:
+    """The test that seat `i` holds a card one of the tests `held` first needs: for each
+    zone, any card when one test takes any card there, else one of the cards the tests
+    name (their ids put in `ns`). A hand of cards that no action here plays is passed
+    over as an empty one: every test of the seat would be false at its first look. With
+    `plain`, any card in those zones; with `hoisted`, the ids of a zone's cards are taken
+    from the hoisted lookups when they have them."""
+    wanted: dict[str, set | None] = {}
+    for needs in held:
+        for zone, card in needs:
+            ids = wanted.setdefault(zone, set())
+            if ids is not None:
+                if card is None:
+                    wanted[zone] = None
+                else:
+                    ids.add(card)
+    tests = []
+    for zone in sorted(wanted):
+        ids = wanted[zone]
+        if ids is None or plain:
+            tests.append(f"S.zones[_zr_{zone}[i].key]")
+        elif hoisted is not None and f"_my_ids_{zone}" in hoisted:
+            tests.append(f"not {_plays(ns, ids)}.isdisjoint(_my_ids_{zone})")
+        else:
+            name = _plays(ns, ids)
+            tests.append(f"(S.zones[_zr_{zone}[i].key] and not {name}.isdisjoint(_zone_ids(S, _zr_{zone}[i])))")
+    return " or ".join(tests)
 
 
-def _empty_handed(game, plans: list) -> list[str]:
+def _plays(ns: dict, ids: set) -> str:
+    """The name in `ns` of the set of card ids `ids`."""
+    ids = frozenset(ids)
+    names = [k for k in ns if k.startswith("_plays")]
+    name = next((k for k in names if ns[k] == ids), f"_plays{len(names)}")
+    ns[name] = ids
+    return name
+
+
+def held_zones(held: list) -> set[str]:
+    """The zones the tests `held` first need a card in."""
+    return {zone for needs in held for zone, _ in needs}
+
+
+def _empty_handed(game, plans: list, ns: dict, skip: list) -> list[str]:
     """Code that answers `len(seats)` at once when no seat holds a card in any of the zones
-    every action of the window first needs one in: the usual window, which the seat-by-seat
-    loop would pass over seat after seat. Only when that loop surely would: each seat's
-    plan (`_tests` for the current seat, then the others) is one that passes over an empty
-    hand, and the step budget has room for the most steps any of them charges before
-    looking (else the loop stops at that seat)."""
-    hands, most = [], 0
+    every action of the window first needs one in (a card one of them plays): the usual
+    window, which the seat-by-seat loop would pass over seat after seat. Only when that loop
+    surely would: each seat's plan (`_tests` for the current seat, then the others) is one
+    that passes over an empty hand, and the step budget has room for the most steps any of
+    them charges before looking (else the loop stops at that seat). What `window_skip` says
+    goes in `skip`."""
+    hands, zones, most = [], [], 0
     for made in plans:
         if made is None:
             return []
@@ -582,10 +640,10 @@ def _empty_handed(game, plans: list) -> list[str]:
         if tests and None in held:  # an action with no test holds no card either
             return []
         most = max(most, sum(inlined))
-        hands.append(_holds_any(held) if tests else "False")
-    budget = f"S.depth < {game.limits['depth']} and fx_steps + {most} <= S.fx_cap and " \
-             f"steps + {most} <= S.step_cap" if most else "True"
-    return [f"    if {budget}:",
+        hands.append(_holds_any(held, ns) if tests else "False")
+        zones.append(held_zones(held) if tests else set())
+    skip[0] = _room(game, most, "S.steps", "S.fx_steps"), tuple(zones)
+    return [f"    if {_room(game, most, 'steps', 'fx_steps')}:",
             "        try:",
             "            for i in seats:",
             f"                if ({hands[0]}) if i == cur else ({hands[1]}):",
@@ -594,6 +652,12 @@ def _empty_handed(game, plans: list) -> list[str]:
             "                return len(seats)",
             "        except Exception:",
             "            pass  # the loop below finds out, seat by seat"]
+
+
+def _room(game, most: int, steps: str, fx_steps: str) -> str:
+    """The test that the budgets have room for `most` more steps after `steps`, `fx_steps`."""
+    return f"S.depth < {game.limits['depth']} and {fx_steps} + {most} <= S.fx_cap and " \
+        f"{steps} + {most} <= S.step_cap" if most else "True"
 
 
 def _prepared(game, c):
@@ -614,17 +678,20 @@ def _prepared(game, c):
     return game.plans[key]
 
 
-def _first_held(tree) -> tuple[str, ...] | None:
-    """The zones of `me` a test needs a card in, one of them, before anything else:
-    `has(me.hand, 'x') and ...` is false, and evaluates nothing more, when `me.hand` is
-    empty; `cards(me.hand) + cards(me.bag)` is empty when both are."""
+def _first_held(tree) -> tuple[tuple[str, str | None], ...] | None:
+    """The zones of `me` a test needs a card in, one of them, before anything else, each
+    with the card it needs there (None: any card): `has(me.hand, 'x') and ...` is false,
+    and evaluates nothing more, when `me.hand` holds no 'x'; `cards(me.hand) + cards(me.bag)`
+    is empty when both are."""
     node = tree.body if isinstance(tree, pyast.Expression) else tree
     while isinstance(node, pyast.BoolOp) and isinstance(node.op, pyast.And):
         node = node.values[0]
     if isinstance(node, pyast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], pyast.In) and \
             isinstance(node.comparators[0], pyast.Name) and node.comparators[0].id.startswith("_my_ids_"):
-        return (node.comparators[0].id[len("_my_ids_"):],)
-    return _cards_of(node)
+        card = node.left.value if isinstance(node.left, pyast.Constant) and type(node.left.value) is str else None
+        return ((node.comparators[0].id[len("_my_ids_"):], card),)
+    zones = _cards_of(node)
+    return None if zones is None else tuple((zone, None) for zone in zones)
 
 
 def _cards_of(node) -> tuple[str, ...] | None:

@@ -15,7 +15,7 @@ from engine.dsl.values import E, P
 from engine.errors import HordeError, RuleRuntimeError
 from engine.flow.decision import Decision
 from engine.flow.labels import legal_bindings
-from engine.flow.nodes import ASK, FOR_EACH, WINDOW
+from engine.flow.nodes import ASK, FOR_EACH, SEQ, WINDOW
 from engine.flow.steppers import stepper
 
 # what a failing snippet may raise: each becomes a RuleRuntimeError at the snippet's place
@@ -245,10 +245,16 @@ def start_turn(S, player) -> None:
 
 def run(S) -> None:
     """Advance until a decision is pending or the game is over: the stepper of the top
-    frame runs (see `steppers.py`) until it needs the interpreter to go on."""
-    steppers = S.game.plans.get("steppers")
+    frame runs (see `steppers.py`) until it needs the interpreter to go on. A sequence
+    whose counter is past its last child has nothing left to do but pop its frame (what
+    its stepper would do): after a decision, the frames under the window mostly are."""
+    g = S.game
+    steppers = g.plans.get("steppers")
     if steppers is None:
-        steppers = S.game.plans["steppers"] = {}
+        steppers = g.plans["steppers"] = {}
+    done = g.plans.get("done at")
+    if done is None:  # node -> the counter at which its frame is done (-1: never known so)
+        done = g.plans["done at"] = [len(n.children) if n.kind == SEQ else -1 for n in g.nodes]
     S._decision = None
     while not S.over:
         stack = S.stack
@@ -256,7 +262,10 @@ def run(S) -> None:
             S.finish(winners=[])
             return
         fr = stack[-1]
-        (steppers.get(fr[0]) or stepper(S.game, fr[0]))(S, fr)
+        if fr[1] == done[fr[0]]:
+            stack.pop()
+            continue
+        (steppers.get(fr[0]) or stepper(g, fr[0]))(S, fr)
         if S._decision is not None:
             return
 

@@ -20,7 +20,10 @@ charges, the same error locations.
 
 from __future__ import annotations
 
-from engine.flow.labels import handed, legal_bindings, needs_locals, window_check
+from operator import itemgetter
+
+from engine.dsl.runtime import zone_refs
+from engine.flow.labels import handed, legal_bindings, needs_locals, window_check, window_skip
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
 
 # a call runs its procedure's body in place only while the stack is this shallow; deeper
@@ -57,6 +60,26 @@ class _Orders(dict):
 ORDERS = {who: _Orders(who) for who in ("any", "others", "current")}
 
 
+class _Hands(dict):
+    """players -> by current seat, what a window of one kind (`who`) passes over when it is
+    empty (see `labels.window_skip`): a function giving the lists of `State.zones` that
+    the seats it asks need a card in (the current seat's zones `zones[0]`, the others'
+    `zones[1]`), or None when no seat needs any. Made once per player count."""
+
+    def __init__(self, who: str, zones: tuple[set, set]):
+        super().__init__()
+        self.who, self.zones = who, zones
+
+    def __missing__(self, n: int) -> list:
+        table = []
+        for cur, order in enumerate(ORDERS[self.who][n]):
+            keys = [zone_refs(zone)[i].key for i in order for zone in sorted(self.zones[i != cur])]
+            # one key would give that list itself, not a tuple of lists
+            table.append(None if not keys else itemgetter(*keys) if len(keys) > 1 else itemgetter(keys[0], keys[0]))
+        self[n] = table
+        return table
+
+
 def _namespace(game) -> dict:
     from engine.flow import machine
 
@@ -78,7 +101,7 @@ def _make_seq(game, nid: int):
         child = game.nodes[cid]
         lines.append(f"    if i <= {k}:")
         lines.append(f"        fr[1] = {k + 1}")
-        lines += ["        " + line for line in _child(game, nid, cid, child, ns)]
+        lines += ["        " + line for line in _child(game, nid, cid, child, ns, "fr")]
     lines += ["    stack.pop()"]
     code = "\n".join(lines) + "\n"
     ns["__builtins__"] = {}
@@ -86,8 +109,47 @@ def _make_seq(game, nid: int):
     return ns[f"_seq_{nid}"]
 
 
-_BACK = ["if S.over or not stack or stack[-1] is not fr:",
-         "    return"]
+def _inner(fr: str) -> str:
+    """The variable of the frame of a sequence run in place inside the one whose frame is
+    in variable `fr` (the stepper's own `fr`, then `f1`, `f2`...)."""
+    return f"f{1 if fr == 'fr' else int(fr[1:]) + 1}"
+
+
+def _back(fr: str) -> list[str]:
+    """Hand over to the interpreter when the frame on top is not ours (`fr`) any more."""
+    return [f"if S.over or not stack or stack[-1] is not {fr}:",
+            "    return"]
+
+
+# a sequence's code is written into the code that pushes its frame while it is at most this
+# long, and while the nested sequences are at most this deep
+INLINE_LINES = 400
+INLINE_NESTING = 6
+
+
+def _in_place(game, nid: int, ns: dict, fr: str) -> list[str] | None:
+    """The code that pushes the frame of sequence `nid` and runs it from its start right
+    there, as its stepper would: no call, and none of the stepper's tests of where to
+    resume (a fresh frame starts at its first child). When it is done its frame is popped
+    and ours (in variable `fr`) is on top again: every path through it that leaves another
+    frame on top or ends the game returns first (each child's hand-over test), so the
+    sequence pushing it need not test again. None when it is too long or too deeply
+    nested. (A procedure's body is not run in place: it is made when first called, as
+    a pack's procedures are many and a game calls few of them.)"""
+    node = game.nodes[nid]
+    mine = _inner(fr)
+    if node.kind != SEQ or int(mine[1:]) > INLINE_NESTING:
+        return None
+    lines = [f"if len(stack) > {game.limits['depth'] * 8}:",
+             f"    push(S, {nid}, None, False)",
+             f"{mine} = [{nid}, 0, None, None, False]",
+             f"stack.append({mine})"]
+    for k, cid in enumerate(node.children):
+        lines.append(f"{mine}[1] = {k + 1}")
+        lines += _child(game, nid, cid, game.nodes[cid], ns, mine)
+        if len(lines) > INLINE_LINES:
+            return None
+    return [*lines, "stack.pop()"]
 
 
 def _push(game, nid: int, vars: str = "None", boundary: bool = False) -> list[str]:
@@ -153,9 +215,9 @@ def _parents(game) -> tuple[dict, set]:
     return made
 
 
-def _child(game, nid: int, cid: int, child, ns: dict) -> list[str]:
-    """The code that runs child `cid` of sequence `nid` in place; it returns when the
-    interpreter must go on."""
+def _child(game, nid: int, cid: int, child, ns: dict, fr: str) -> list[str]:
+    """The code that runs child `cid` of sequence `nid` in place, the sequence's frame in
+    variable `fr`; it returns when the interpreter must go on."""
     if child.kind == DO:
         from engine.flow.machine import may_end
 
@@ -174,13 +236,13 @@ def _child(game, nid: int, cid: int, child, ns: dict) -> list[str]:
                "except CATCH as exc:",
                f"    raise located(exc, _fx{cid}) from None"]
         if may_end(game, fx):  # known here: after_effect need not ask again
-            return [*out, "after_effect(S)", *_BACK]
+            return [*out, "after_effect(S)", *_back(fr)]
         out += ["if S.events or S.end_turn_requested:", f"    after_effect(S, _fx{cid})"]
         if not contained(game, fx):
-            return [*out, *_BACK]
+            return [*out, *_back(fr)]
         # an effect that can neither push nor pop frames nor end the game: only what
         # after_effect does (triggers, the end of the turn) can
-        return [*out, *("    " + line for line in _BACK)]
+        return [*out, *("    " + line for line in _back(fr))]
     if child.kind == IF:
         ns[f"_if{cid}"] = child.cond
         ns[f"_iffn{cid}"] = child.cond.fn
@@ -191,7 +253,7 @@ def _child(game, nid: int, cid: int, child, ns: dict) -> list[str]:
         for branch, word in ((child.then, "if test:"), (child.orelse, "else:")):
             if branch is None:
                 continue
-            out += [word] + ["    " + line for line in _nested(game, branch, ns)]
+            out += [word] + ["    " + line for line in _nested(game, branch, ns, fr)]
         return out
     if child.kind == CALL:
         # the call's frame would be popped before its arguments are evaluated: they see the
@@ -211,25 +273,40 @@ def _child(game, nid: int, cid: int, child, ns: dict) -> list[str]:
                 "    return",
                 # the body's stepper, looked up when the call runs: a procedure may call itself
                 f"(_steppers.get({body}) or _stepper(S.game, {body}))(S, stack[-1])",
-                *_BACK]
+                *_back(fr)]
     if child.kind == WINDOW:
         point = child.point
         if not game.actions_at.get(point):
             return []  # nobody can ever act in it
         ns[f"_step{cid}"] = stepper(game, cid)
         if needs_locals(game, point):  # its frame gathers the locals
-            return [*_push(game, cid), f"_step{cid}(S, stack[-1])", *_BACK]
+            return [*_push(game, cid), f"_step{cid}(S, stack[-1])", *_back(fr)]
         ns[f"_win{cid}"] = window_check(game, point)
         ns[f"_ord{cid}"] = ORDERS[child.who or "any"]
         # the seats that surely cannot act are passed over before the window has a frame;
         # its stepper starts at the first seat that may act
-        return ["order = " + ("(S.cur,)" if child.who == "current" else f"_ord{cid}[len(S.pl)][S.cur]"),
-                f"first = _win{cid}(S, order)",
-                "if first < len(order):",
-                *("    " + line for line in _push(game, cid)),
-                f"    _step{cid}(S, stack[-1], order, first)",
-                *("    " + line for line in _BACK)]
-    return _nested(game, cid, ns)
+        out = ["order = " + ("(S.cur,)" if child.who == "current" else f"_ord{cid}[len(S.pl)][S.cur]"),
+               f"first = _win{cid}(S, order)",
+               "if first < len(order):",
+               *("    " + line for line in _push(game, cid)),
+               f"    _step{cid}(S, stack[-1], order, first)",
+               *("    " + line for line in _back(fr))]
+        skip = window_skip(game, point)
+        if skip is None:
+            return out
+        # nobody holds a card in the zones the window's actions first need one in: it is
+        # passed over without a call, as its check would answer
+        room, zones = skip
+        ns[f"_hands{cid}"] = _Hands(child.who or "any", zones)
+        ns.update(_any=any, LookupError=LookupError)
+        return ["try:",
+                f"    hands = _hands{cid}[len(S.pl)][S.cur]",
+                f"    skip = (hands is None or not _any(hands(S.zones))) and {room}",
+                "except LookupError:",
+                "    skip = False  # the check says what is wrong",
+                "if not skip:",
+                *("    " + line for line in out)]
+    return _nested(game, cid, ns, fr)
 
 
 def contained(game, c) -> bool:
@@ -281,11 +358,14 @@ def _contained(game, c) -> bool:
     return True
 
 
-def _nested(game, nid: int, ns: dict) -> list[str]:
-    """Push node `nid`'s frame and run its stepper: when it is done (its frame gone, ours on
-    top again) the sequence goes on."""
+def _nested(game, nid: int, ns: dict, fr: str) -> list[str]:
+    """Push node `nid`'s frame and run it, in place when it is a sequence, else by its
+    stepper: when it is done (its frame gone, ours on top again) the sequence goes on."""
+    here = _in_place(game, nid, ns, fr)
+    if here is not None:
+        return here
     ns[f"_step{nid}"] = stepper(game, nid)
-    return [*_push(game, nid), f"_step{nid}(S, stack[-1])", *_BACK]
+    return [*_push(game, nid), f"_step{nid}(S, stack[-1])", *_back(fr)]
 
 
 # ---- loops ----
