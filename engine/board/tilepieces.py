@@ -10,7 +10,8 @@ in step. Each lookup is then a dictionary access instead of a scan of every enti
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_right
+from itertools import compress
 from operator import attrgetter
 
 from engine.dsl.values import E_OF, E
@@ -37,12 +38,20 @@ def sq_key(sq) -> str:
     return k
 
 
-def _kinds(S, kinds) -> set:
+def _kinds(S, kinds) -> set | frozenset:
+    if type(kinds) is str:  # one kind: the commonest question, its set made once
+        got = _ONE_KIND.get(kinds)
+        if got is None:
+            got = _ONE_KIND[kinds] = frozenset((kinds,))
+        return got
     if isinstance(kinds, str):
         return {kinds}
     if isinstance(kinds, list):
         return set(kinds)
     raise RuleRuntimeError(f"expected a piece kind or a list of kinds, got {S.describe(kinds)}")
+
+
+_ONE_KIND: dict[str, frozenset] = {}
 
 
 class _Listing:
@@ -56,23 +65,27 @@ class _Listing:
         self.index, self.ents = index, ents
         self.lists: dict = {}  # kind (or None: all) -> its pieces (references) by uid
         self.taken: dict = {}  # frozenset of kinds -> names of the squares holding one
-        # frozenset of kinds -> (the map's square -> names of its neighbours, {uid: whether
-        # the piece has a neighbour in none of the kinds' squares})
-        self.free: dict = {}
+        self.free: dict = {}  # frozenset of kinds -> their `Steps` on the current map
 
-    def free_of(self, want: frozenset, near) -> dict:
-        """uid -> whether that piece has a step off the squares `want` takes, as far as
-        known, on the map whose neighbours `near` names (a new map: known afresh)."""
+    def free_of(self, want: frozenset, near) -> Steps:
+        """Which pieces have a step off the squares `want` takes, as far as known, on the
+        map whose neighbours `near` names (a new map: known afresh)."""
         got = self.free.get(want)
-        if got is None or got[0] is not near:
-            got = self.free[want] = (near, {})
-        return got[1]
+        if got is None or got.near is not near:
+            got = self.free[want] = Steps(near)
+        return got
 
     def added(self, kind: str, uid: int, sq, k: str) -> None:
         """A new piece `uid` of `kind` stands on square `sq` (`k` in the index)."""
         for key, refs in self.lists.items():
             if key is None or key == kind:
-                insort(refs, E(uid), key=_UID)
+                pos = bisect_right(refs, uid, key=_UID)
+                refs.insert(pos, E_OF(uid))
+                for steps in self.free.values():
+                    if steps.refs is refs:
+                        steps.flags.insert(pos, None)
+                        steps.unsure.add(uid)
+                        steps.at = None
         for want, taken in self.taken.items():
             if kind in want:
                 taken.add(k)
@@ -82,7 +95,12 @@ class _Listing:
         """Piece `uid` of `kind` left square `sq` (`k` in the index) and the board."""
         for key, refs in self.lists.items():
             if key is None or key == kind:
-                refs.remove(E(uid))
+                pos = refs.index(E_OF(uid))
+                del refs[pos]
+                for steps in self.free.values():
+                    if steps.refs is refs:
+                        del steps.flags[pos]
+                        steps.at = None
         for want, taken in self.taken.items():
             if kind in want:
                 taken.discard(k)
@@ -103,13 +121,107 @@ class _Listing:
         whether the pieces next to `squares` may: theirs are the only answers that can
         change (maps link squares both ways)."""
         index = self.index
-        for want, (near, known) in self.free.items():
-            known.pop(uid, None)
+        for want, steps in self.free.items():
+            known, unsure = steps.known, steps.unsure
+            if known.pop(uid, None) is not None:
+                unsure.add(uid)
             if kind in want:
+                near = steps.near
                 for sq in squares:
                     for k in near[sq]:
                         for u in index.get(k, ()):
-                            known.pop(u, None)
+                            if known.pop(u, None) is not None:
+                                unsure.add(u)
+
+
+class Steps:
+    """Which pieces have a step off the squares some kinds take, on one map.
+
+    `known`: uid -> whether the piece has one, for pieces the index holds where they
+    stand; forgotten (`_Listing._unsettle`) for the pieces a change can concern. A chase
+    asks this of the same list of pieces at every step (all the pieces of the one kind
+    it moves), so the answers for that list (`refs`, the listing's own list) are also
+    kept beside it (`flags`, position by position, kept in step as pieces come and go),
+    and only those in `unsure` (forgotten since, new, or not held where they stand) are
+    worked out again: the answer is then the list picked by its flags, in C."""
+
+    __slots__ = ("near", "known", "refs", "flags", "unsure", "at")
+
+    def __init__(self, near):
+        self.near = near  # the map's square -> names of its neighbours in the index
+        self.known: dict = {}
+        self.refs: list | None = None
+        self.flags: list = []  # parallel to refs: True, False, or None (not worked out)
+        self.unsure: set = set()  # uids whose flag may be stale (a flag None is unsure)
+        self.at: dict | None = None  # uid -> its position in refs (None: to be made again)
+
+    def follow(self, refs: list) -> None:
+        """Keep the answers for the listing's list `refs`, all to be worked out."""
+        self.refs = refs
+        self.flags = [None] * len(refs)
+        self.unsure = {x.i for x in refs}
+        self.at = None
+
+    def has_step(self, ents: dict, index: dict, u: int, taken: set) -> bool:
+        """Whether piece `u` has a neighbouring square that `taken` does not hold;
+        remembered in `known` when the index holds the piece where it stands."""
+        ent = ents.get(u)
+        sq = ent.get("cell") if ent is not None else None
+        if sq is None:
+            return False
+        free = False
+        for k in self.near[sq]:
+            if k not in taken:
+                free = True
+                break
+        if is_cell(sq) and u in index.get(_KEYS.get(sq) or sq_key(sq), ()):
+            self.known[u] = free
+        return free
+
+    def settle(self, ents: dict, index: dict, taken: set, gone) -> None:
+        """Work out the flags of the unsure pieces of `refs` that are not in `gone` (see
+        `has_step`). The flag of a piece in `gone` may stay stale: `answer` leaves it
+        out whatever it says."""
+        at = self.at
+        if at is None:
+            at = self.at = {x.i: pos for pos, x in enumerate(self.refs)}
+        flags, known = self.flags, self.known
+        done = []
+        for u in self.unsure:
+            if u in gone:
+                continue
+            pos = at.get(u)
+            if pos is None:
+                done.append(u)  # no longer listed
+                continue
+            free = known.get(u)
+            if free is None:
+                free = self.has_step(ents, index, u, taken)
+                if u not in known:
+                    flags[pos] = free
+                    continue
+            flags[pos] = free
+            done.append(u)
+        self.unsure.difference_update(done)
+
+    def answer(self, gone) -> list:
+        """The pieces of `refs` with a step, less those in `gone` (after `settle`)."""
+        refs, flags = self.refs, self.flags
+        if not gone:
+            return list(compress(refs, flags))
+        at = self.at
+        if at is None:
+            at = self.at = {x.i: pos for pos, x in enumerate(refs)}
+        hidden = []
+        for u in gone:
+            pos = at.get(u)
+            if pos is not None and flags[pos]:
+                hidden.append(pos)
+                flags[pos] = False
+        out = list(compress(refs, flags))
+        for pos in hidden:
+            flags[pos] = True
+        return out
 
 
 _NOTHING = _Listing(None, None)
@@ -171,7 +283,7 @@ class PiecesOnSquares:
         listing = self._listing_of(S, make=False)
         if listing is not None:
             listing.added(S.ents[uid]["id"], uid, sq, sq_key(sq))
-        return E(uid)
+        return E_OF(uid)
 
     def remove(self, S, e) -> None:
         """Take a piece off the board for good."""
@@ -195,13 +307,14 @@ class PiecesOnSquares:
         ents = S.ents
         if type(e) is not E or e.i not in ents:
             raise RuleRuntimeError(f"move_to: expected a piece, got {S.describe(e)}")
-        self._square(S, sq, "move_to")
+        if not is_cell(sq) or sq not in self.map(S).kind:
+            self._square(S, sq, "move_to")  # which says what is wrong
         u = e.i
         old = ents[u].get("cell")
         idx = S.vars[KEY]["at"]
         listed, k_old = 0, None
         if old is not None:
-            k_old = sq_key(old)
+            k_old = _KEYS.get(old) or sq_key(old)
             here = idx.get(k_old)
             if here and u in here:
                 if len(here) == 1:
@@ -216,7 +329,7 @@ class PiecesOnSquares:
                     listed = len(here) - len(rest)
         ent = S.ent_w(u)
         ent["cell"] = sq
-        k_new = sq_key(sq)
+        k_new = _KEYS.get(sq) or sq_key(sq)
         idx[k_new] = (*idx.get(k_new, ()), u)
         if listed != 1:  # it was not listed once: now it is
             self._listing = _NOTHING
@@ -250,22 +363,24 @@ class PiecesOnSquares:
         """The pieces on a square (optionally only of some kinds), oldest first."""
         if not is_cell(sq):
             return []
-        uids = self._index(S).get(sq_key(sq), ())
+        uids = S.vars[KEY]["at"].get(_KEYS.get(sq) or sq_key(sq), ())
         if kinds is None:
-            return [E(u) for u in uids]
+            return list(map(E_OF, uids))
         want = _kinds(S, kinds)
         ents = S.ents
-        return [E(u) for u in uids if ents[u]["id"] in want]
+        return [E_OF(u) for u in uids if ents[u]["id"] in want]
 
     def piece_at(self, S, sq, kinds):
         """The first piece of the kind(s) on a square, or none."""
         if not is_cell(sq):
             return None
         want = _kinds(S, kinds)
-        ents = S.ents
-        for u in self._index(S).get(sq_key(sq), ()):
-            if ents[u]["id"] in want:
-                return E(u)
+        uids = S.vars[KEY]["at"].get(_KEYS.get(sq) or sq_key(sq))
+        if uids:
+            ents = S.ents
+            for u in uids:
+                if ents[u]["id"] in want:
+                    return E_OF(u)
         return None
 
     def pieces(self, S, kinds=None) -> list:
