@@ -10,8 +10,7 @@ in step. Each lookup is then a dictionary access instead of a scan of every enti
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from itertools import compress
+from bisect import bisect_left, insort
 from operator import attrgetter
 
 from engine.dsl.values import E_OF, E
@@ -79,13 +78,11 @@ class _Listing:
         """A new piece `uid` of `kind` stands on square `sq` (`k` in the index)."""
         for key, refs in self.lists.items():
             if key is None or key == kind:
-                pos = bisect_right(refs, uid, key=_UID)
-                refs.insert(pos, E_OF(uid))
+                insort(refs, E_OF(uid), key=_UID)
                 for steps in self.free.values():
                     if steps.refs is refs:
-                        steps.flags.insert(pos, None)
+                        steps.members.add(uid)
                         steps.unsure.add(uid)
-                        steps.at = None
         for want, taken in self.taken.items():
             if kind in want:
                 taken.add(k)
@@ -95,12 +92,10 @@ class _Listing:
         """Piece `uid` of `kind` left square `sq` (`k` in the index) and the board."""
         for key, refs in self.lists.items():
             if key is None or key == kind:
-                pos = refs.index(E_OF(uid))
-                del refs[pos]
+                refs.remove(E_OF(uid))
                 for steps in self.free.values():
                     if steps.refs is refs:
-                        del steps.flags[pos]
-                        steps.at = None
+                        steps.drop(uid)
         for want, taken in self.taken.items():
             if kind in want:
                 taken.discard(k)
@@ -140,27 +135,36 @@ class Steps:
     `known`: uid -> whether the piece has one, for pieces the index holds where they
     stand; forgotten (`_Listing._unsettle`) for the pieces a change can concern. A chase
     asks this of the same list of pieces at every step (all the pieces of the one kind
-    it moves), so the answers for that list (`refs`, the listing's own list) are also
-    kept beside it (`flags`, position by position, kept in step as pieces come and go),
-    and only those in `unsure` (forgotten since, new, or not held where they stand) are
-    worked out again: the answer is then the list picked by its flags, in C."""
+    it moves), so the answer for that list (`refs`, the listing's own list) is kept too,
+    in step as pieces come, go and move: `free` holds the uids of the pieces with a step
+    in order (`free_refs` their references), and only the pieces of `refs` in `unsure`
+    (forgotten since, new, or not held where they stand) are worked out again."""
 
-    __slots__ = ("near", "known", "refs", "flags", "unsure", "at")
+    __slots__ = ("near", "known", "refs", "members", "free", "free_refs", "unsure")
 
     def __init__(self, near):
         self.near = near  # the map's square -> names of its neighbours in the index
         self.known: dict = {}
         self.refs: list | None = None
-        self.flags: list = []  # parallel to refs: True, False, or None (not worked out)
-        self.unsure: set = set()  # uids whose flag may be stale (a flag None is unsure)
-        self.at: dict | None = None  # uid -> its position in refs (None: to be made again)
+        self.members: set = set()  # the uids of refs
+        self.free: list = []  # uids of the pieces of refs with a step, in order
+        self.free_refs: list = []  # their references
+        self.unsure: set = set()  # uids of refs whose answer may have changed
 
     def follow(self, refs: list) -> None:
-        """Keep the answers for the listing's list `refs`, all to be worked out."""
+        """Keep the answer for the listing's list `refs` (sorted by uid, no uid twice),
+        all to be worked out."""
         self.refs = refs
-        self.flags = [None] * len(refs)
-        self.unsure = {x.i for x in refs}
-        self.at = None
+        self.free, self.free_refs = [], []
+        self.members = {x.i for x in refs}
+        self.unsure = set(self.members)
+
+    def drop(self, u: int) -> None:
+        """Piece `u` is no longer in `refs`."""
+        pos = bisect_left(self.free, u)
+        if pos < len(self.free) and self.free[pos] == u:
+            del self.free[pos], self.free_refs[pos]
+        self.members.discard(u)
 
     def has_step(self, ents: dict, index: dict, u: int, taken: set) -> bool:
         """Whether piece `u` has a neighbouring square that `taken` does not hold;
@@ -179,48 +183,41 @@ class Steps:
         return free
 
     def settle(self, ents: dict, index: dict, taken: set, gone) -> None:
-        """Work out the flags of the unsure pieces of `refs` that are not in `gone` (see
-        `has_step`). The flag of a piece in `gone` may stay stale: `answer` leaves it
-        out whatever it says."""
-        at = self.at
-        if at is None:
-            at = self.at = {x.i: pos for pos, x in enumerate(self.refs)}
-        flags, known = self.flags, self.known
+        """Work out again whether the unsure pieces not in `gone` have a step (see
+        `has_step`). A piece in `gone` stays unsure: `answer` leaves it out anyway."""
+        known, members, free_uids, free_refs = self.known, self.members, self.free, self.free_refs
         done = []
         for u in self.unsure:
-            if u in gone:
+            if u not in members:  # forgotten, but not one of refs (or no longer)
+                done.append(u)
                 continue
-            pos = at.get(u)
-            if pos is None:
-                done.append(u)  # no longer listed
+            if u in gone:
                 continue
             free = known.get(u)
             if free is None:
                 free = self.has_step(ents, index, u, taken)
-                if u not in known:
-                    flags[pos] = free
-                    continue
-            flags[pos] = free
-            done.append(u)
+                if u in known:
+                    done.append(u)
+            else:
+                done.append(u)
+            pos = bisect_left(free_uids, u)
+            listed = pos < len(free_uids) and free_uids[pos] == u
+            if free and not listed:
+                free_uids.insert(pos, u)
+                free_refs.insert(pos, E_OF(u))
+            elif listed and not free:
+                del free_uids[pos], free_refs[pos]
         self.unsure.difference_update(done)
 
     def answer(self, gone) -> list:
         """The pieces of `refs` with a step, less those in `gone` (after `settle`)."""
-        refs, flags = self.refs, self.flags
-        if not gone:
-            return list(compress(refs, flags))
-        at = self.at
-        if at is None:
-            at = self.at = {x.i: pos for pos, x in enumerate(refs)}
-        hidden = []
-        for u in gone:
-            pos = at.get(u)
-            if pos is not None and flags[pos]:
-                hidden.append(pos)
-                flags[pos] = False
-        out = list(compress(refs, flags))
-        for pos in hidden:
-            flags[pos] = True
+        out = self.free_refs.copy()
+        if gone:
+            free_uids = self.free
+            for u in sorted(gone, reverse=True):  # from the back: the places before stay put
+                pos = bisect_left(free_uids, u)
+                if pos < len(free_uids) and free_uids[pos] == u:
+                    del out[pos]
         return out
 
 

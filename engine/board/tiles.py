@@ -234,27 +234,16 @@ class TileBoard(PiecesOnSquares, Extension):
         """The neighbours of a square (or a piece's square) holding no piece of the kind(s);
         with `toward` (a list of squares, pieces or players), only those one move closer to
         the nearest of them. The commonest question of a chase, answered in one call."""
-        ents = S.ents
-        if type(x) is E:
-            ent = ents.get(x.i)
-            sq = ent.get("cell") if ent is not None else None
-        else:
-            sq = self.square_of(S, x)
+        sq = self._where(S, x)
         if sq is None:
             return []
         m = self.map(S)
-        want = _KIND_SETS.get(kinds) if type(kinds) is str else None
-        if want is None:
-            want = _kind_set(kinds)
-        if toward is None:
-            steps, keys = m.adj.get(sq, ()), (m.memo.get("near") or _near(m))[sq]
-        else:
-            closer = self._toward(S, m, toward)
-            steps, keys = closer.of(sq), closer.keys_of(sq)
-        index = S.vars[KEY]["at"]
+        want = _kind_set(kinds)
+        steps = m.adj.get(sq, ()) if toward is None else self._toward(S, m, toward).of(sq)
+        index, ents = S.vars[KEY]["at"], S.ents
         out = []
-        for nb, k in zip(steps, keys, strict=True):
-            uids = index.get(k)
+        for nb in steps:
+            uids = index.get(sq_key(nb))
             if uids:
                 for u in uids:
                     if ents[u]["id"] in want:
@@ -348,6 +337,12 @@ class TileBoard(PiecesOnSquares, Extension):
                             out.append(x)
                             break
         return out
+
+    def _where(self, S, x):
+        if type(x) is E:
+            ent = S.ents.get(x.i)
+            return ent.get("cell") if ent is not None else None
+        return self.square_of(S, x)
 
     def _toward(self, S, m: Map, targets) -> Closer:
         """The steps toward `targets` on map `m`, shared by every question about the same

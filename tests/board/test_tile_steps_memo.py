@@ -33,6 +33,8 @@ def by_definition(b, S, xs, kind: str, skip) -> list:
 
 
 def ask(b, S, rng) -> None:
+    everything = b.pieces(S)  # asked the long way, of other kinds too: remembered alike
+    assert b.movable(S, everything, "zombie") == by_definition(b, S, everything, "zombie", [])
     zombies = b.pieces(S, "zombie")
     skips = [[], S.turn.get("moved") or [], rng.sample(zombies, min(len(zombies), rng.randrange(8)))]
     for skip in skips:
