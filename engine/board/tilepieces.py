@@ -10,7 +10,7 @@ in step. Each lookup is then a dictionary access instead of a scan of every enti
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, insort
 from operator import attrgetter
 
 from engine.dsl.values import E_OF, E
@@ -37,12 +37,20 @@ def sq_key(sq) -> str:
     return k
 
 
-def _kinds(S, kinds) -> set:
+def _kinds(S, kinds) -> set | frozenset:
+    if type(kinds) is str:  # one kind: the commonest question, its set made once
+        got = _ONE_KIND.get(kinds)
+        if got is None:
+            got = _ONE_KIND[kinds] = frozenset((kinds,))
+        return got
     if isinstance(kinds, str):
         return {kinds}
     if isinstance(kinds, list):
         return set(kinds)
     raise RuleRuntimeError(f"expected a piece kind or a list of kinds, got {S.describe(kinds)}")
+
+
+_ONE_KIND: dict[str, frozenset] = {}
 
 
 class _Listing:
@@ -56,23 +64,25 @@ class _Listing:
         self.index, self.ents = index, ents
         self.lists: dict = {}  # kind (or None: all) -> its pieces (references) by uid
         self.taken: dict = {}  # frozenset of kinds -> names of the squares holding one
-        # frozenset of kinds -> (the map's square -> names of its neighbours, {uid: whether
-        # the piece has a neighbour in none of the kinds' squares})
-        self.free: dict = {}
+        self.free: dict = {}  # frozenset of kinds -> their `Steps` on the current map
 
-    def free_of(self, want: frozenset, near) -> dict:
-        """uid -> whether that piece has a step off the squares `want` takes, as far as
-        known, on the map whose neighbours `near` names (a new map: known afresh)."""
+    def free_of(self, want: frozenset, near) -> Steps:
+        """Which pieces have a step off the squares `want` takes, as far as known, on the
+        map whose neighbours `near` names (a new map: known afresh)."""
         got = self.free.get(want)
-        if got is None or got[0] is not near:
-            got = self.free[want] = (near, {})
-        return got[1]
+        if got is None or got.near is not near:
+            got = self.free[want] = Steps(near)
+        return got
 
     def added(self, kind: str, uid: int, sq, k: str) -> None:
         """A new piece `uid` of `kind` stands on square `sq` (`k` in the index)."""
         for key, refs in self.lists.items():
             if key is None or key == kind:
-                insort(refs, E(uid), key=_UID)
+                insort(refs, E_OF(uid), key=_UID)
+                for steps in self.free.values():
+                    if steps.refs is refs:
+                        steps.members.add(uid)
+                        steps.unsure.add(uid)
         for want, taken in self.taken.items():
             if kind in want:
                 taken.add(k)
@@ -82,7 +92,10 @@ class _Listing:
         """Piece `uid` of `kind` left square `sq` (`k` in the index) and the board."""
         for key, refs in self.lists.items():
             if key is None or key == kind:
-                refs.remove(E(uid))
+                refs.remove(E_OF(uid))
+                for steps in self.free.values():
+                    if steps.refs is refs:
+                        steps.drop(uid)
         for want, taken in self.taken.items():
             if kind in want:
                 taken.discard(k)
@@ -103,13 +116,109 @@ class _Listing:
         whether the pieces next to `squares` may: theirs are the only answers that can
         change (maps link squares both ways)."""
         index = self.index
-        for want, (near, known) in self.free.items():
-            known.pop(uid, None)
+        for want, steps in self.free.items():
+            known, unsure = steps.known, steps.unsure
+            if known.pop(uid, None) is not None:
+                unsure.add(uid)
             if kind in want:
+                near = steps.near
                 for sq in squares:
                     for k in near[sq]:
                         for u in index.get(k, ()):
-                            known.pop(u, None)
+                            if known.pop(u, None) is not None:
+                                unsure.add(u)
+
+
+class Steps:
+    """Which pieces have a step off the squares some kinds take, on one map.
+
+    `known`: uid -> whether the piece has one, for pieces the index holds where they
+    stand; forgotten (`_Listing._unsettle`) for the pieces a change can concern. A chase
+    asks this of the same list of pieces at every step (all the pieces of the one kind
+    it moves), so the answer for that list (`refs`, the listing's own list) is kept too,
+    in step as pieces come, go and move: `free` holds the uids of the pieces with a step
+    in order (`free_refs` their references), and only the pieces of `refs` in `unsure`
+    (forgotten since, new, or not held where they stand) are worked out again."""
+
+    __slots__ = ("near", "known", "refs", "members", "free", "free_refs", "unsure")
+
+    def __init__(self, near):
+        self.near = near  # the map's square -> names of its neighbours in the index
+        self.known: dict = {}
+        self.refs: list | None = None
+        self.members: set = set()  # the uids of refs
+        self.free: list = []  # uids of the pieces of refs with a step, in order
+        self.free_refs: list = []  # their references
+        self.unsure: set = set()  # uids of refs whose answer may have changed
+
+    def follow(self, refs: list) -> None:
+        """Keep the answer for the listing's list `refs` (sorted by uid, no uid twice),
+        all to be worked out."""
+        self.refs = refs
+        self.free, self.free_refs = [], []
+        self.members = {x.i for x in refs}
+        self.unsure = set(self.members)
+
+    def drop(self, u: int) -> None:
+        """Piece `u` is no longer in `refs`."""
+        pos = bisect_left(self.free, u)
+        if pos < len(self.free) and self.free[pos] == u:
+            del self.free[pos], self.free_refs[pos]
+        self.members.discard(u)
+
+    def has_step(self, ents: dict, index: dict, u: int, taken: set) -> bool:
+        """Whether piece `u` has a neighbouring square that `taken` does not hold;
+        remembered in `known` when the index holds the piece where it stands."""
+        ent = ents.get(u)
+        sq = ent.get("cell") if ent is not None else None
+        if sq is None:
+            return False
+        free = False
+        for k in self.near[sq]:
+            if k not in taken:
+                free = True
+                break
+        if is_cell(sq) and u in index.get(_KEYS.get(sq) or sq_key(sq), ()):
+            self.known[u] = free
+        return free
+
+    def settle(self, ents: dict, index: dict, taken: set, gone) -> None:
+        """Work out again whether the unsure pieces not in `gone` have a step (see
+        `has_step`). A piece in `gone` stays unsure: `answer` leaves it out anyway."""
+        known, members, free_uids, free_refs = self.known, self.members, self.free, self.free_refs
+        done = []
+        for u in self.unsure:
+            if u not in members:  # forgotten, but not one of refs (or no longer)
+                done.append(u)
+                continue
+            if u in gone:
+                continue
+            free = known.get(u)
+            if free is None:
+                free = self.has_step(ents, index, u, taken)
+                if u in known:
+                    done.append(u)
+            else:
+                done.append(u)
+            pos = bisect_left(free_uids, u)
+            listed = pos < len(free_uids) and free_uids[pos] == u
+            if free and not listed:
+                free_uids.insert(pos, u)
+                free_refs.insert(pos, E_OF(u))
+            elif listed and not free:
+                del free_uids[pos], free_refs[pos]
+        self.unsure.difference_update(done)
+
+    def answer(self, gone) -> list:
+        """The pieces of `refs` with a step, less those in `gone` (after `settle`)."""
+        out = self.free_refs.copy()
+        if gone:
+            free_uids = self.free
+            for u in sorted(gone, reverse=True):  # from the back: the places before stay put
+                pos = bisect_left(free_uids, u)
+                if pos < len(free_uids) and free_uids[pos] == u:
+                    del out[pos]
+        return out
 
 
 _NOTHING = _Listing(None, None)
@@ -171,7 +280,7 @@ class PiecesOnSquares:
         listing = self._listing_of(S, make=False)
         if listing is not None:
             listing.added(S.ents[uid]["id"], uid, sq, sq_key(sq))
-        return E(uid)
+        return E_OF(uid)
 
     def remove(self, S, e) -> None:
         """Take a piece off the board for good."""
@@ -195,13 +304,14 @@ class PiecesOnSquares:
         ents = S.ents
         if type(e) is not E or e.i not in ents:
             raise RuleRuntimeError(f"move_to: expected a piece, got {S.describe(e)}")
-        self._square(S, sq, "move_to")
+        if not is_cell(sq) or sq not in self.map(S).kind:
+            self._square(S, sq, "move_to")  # which says what is wrong
         u = e.i
         old = ents[u].get("cell")
         idx = S.vars[KEY]["at"]
         listed, k_old = 0, None
         if old is not None:
-            k_old = sq_key(old)
+            k_old = _KEYS.get(old) or sq_key(old)
             here = idx.get(k_old)
             if here and u in here:
                 if len(here) == 1:
@@ -216,7 +326,7 @@ class PiecesOnSquares:
                     listed = len(here) - len(rest)
         ent = S.ent_w(u)
         ent["cell"] = sq
-        k_new = sq_key(sq)
+        k_new = _KEYS.get(sq) or sq_key(sq)
         idx[k_new] = (*idx.get(k_new, ()), u)
         if listed != 1:  # it was not listed once: now it is
             self._listing = _NOTHING
@@ -250,22 +360,24 @@ class PiecesOnSquares:
         """The pieces on a square (optionally only of some kinds), oldest first."""
         if not is_cell(sq):
             return []
-        uids = self._index(S).get(sq_key(sq), ())
+        uids = S.vars[KEY]["at"].get(_KEYS.get(sq) or sq_key(sq), ())
         if kinds is None:
-            return [E(u) for u in uids]
+            return list(map(E_OF, uids))
         want = _kinds(S, kinds)
         ents = S.ents
-        return [E(u) for u in uids if ents[u]["id"] in want]
+        return [E_OF(u) for u in uids if ents[u]["id"] in want]
 
     def piece_at(self, S, sq, kinds):
         """The first piece of the kind(s) on a square, or none."""
         if not is_cell(sq):
             return None
         want = _kinds(S, kinds)
-        ents = S.ents
-        for u in self._index(S).get(sq_key(sq), ()):
-            if ents[u]["id"] in want:
-                return E(u)
+        uids = S.vars[KEY]["at"].get(_KEYS.get(sq) or sq_key(sq))
+        if uids:
+            ents = S.ents
+            for u in uids:
+                if ents[u]["id"] in want:
+                    return E_OF(u)
         return None
 
     def pieces(self, S, kinds=None) -> list:

@@ -30,9 +30,9 @@ import re
 
 from engine.board.registry import register_type
 from engine.board.tilemap import MIDDLE, Map, MapCache, Rules, TileDef, extend_key, roads_from
-from engine.board.tilepieces import KEY, PiecesOnSquares, is_cell, sq_key
+from engine.board.tilepieces import KEY, PiecesOnSquares, Steps, is_cell, sq_key
 from engine.dsl.runtime import MISSING
-from engine.dsl.values import E, P, Z
+from engine.dsl.values import E_OF, E, P, Z
 from engine.errors import RuleRuntimeError, did_you_mean
 from engine.extensions import Extension
 
@@ -159,7 +159,7 @@ class TileBoard(PiecesOnSquares, Extension):
             return None
         m = self.map(S)
         uid = m.uid_at.get(m.tile_pos.get(sq))
-        return E(uid) if uid is not None else None
+        return E_OF(uid) if uid is not None else None
 
     def tile_pos(self, S, sq):
         return self.map(S).tile_pos.get(sq)
@@ -260,7 +260,8 @@ class TileBoard(PiecesOnSquares, Extension):
         asks this of every piece on the board at every step, so it is written out: each
         square's neighbours are named once per map, the squares taken by the kinds are
         kept in step as pieces move (see `taken`), the steps toward the targets are shared
-        (see `Closer`), and a piece is looked for in `skip` by its uid."""
+        (see `Closer`), a piece is looked for in `skip` by its uid, and the answers about
+        all the pieces of one kind are kept from one step to the next (see `Steps`)."""
         m = self.map(S)
         want = _kind_set(kinds)
         if skip is not None and type(skip) is not list:
@@ -270,7 +271,18 @@ class TileBoard(PiecesOnSquares, Extension):
         ents, taken = S.ents, self.taken(S, want)
         near = _near(m)
         if toward is None:
-            return self._free(S, xs, skip, gone, taken, near, self._listing.free_of(want, near))
+            steps = self._listing.free_of(want, near)
+            if len(want) == 1 and type(xs) is list:
+                refs = self._listing.lists.get(next(iter(want)))
+                if refs is not None and xs == refs:  # all the pieces of the kind, in C
+                    if steps.refs is not refs:
+                        if len({x.i for x in refs}) < len(refs):
+                            return self._free(S, xs, skip, gone, taken, near, steps)
+                        steps.follow(refs)
+                    if steps.unsure:
+                        steps.settle(ents, self._index(S), taken, gone)
+                    return steps.answer(gone)
+            return self._free(S, xs, skip, gone, taken, near, steps)
         closer = known = None
         out = []
         for x in xs:
@@ -297,13 +309,13 @@ class TileBoard(PiecesOnSquares, Extension):
                     break
         return out
 
-    def _free(self, S, xs, skip, gone, taken: set, near: _Near, known: dict) -> list:
+    def _free(self, S, xs, skip, gone, taken: set, near: _Near, steps: Steps) -> list:
         """`movable` without targets. Between two steps of a chase one piece moved, so
         whether a piece has a step is remembered per piece (`known`, see
         `_Listing.free_of`) and worked out again only for the pieces next to the squares
         whose pieces changed, and for pieces the board's index does not hold where they
         stand (which it is not told about)."""
-        ents, index = S.ents, self._index(S)
+        ents, index, known = S.ents, self._index(S), steps.known
         out = []
         for x in xs:
             if type(x) is E:
@@ -312,17 +324,7 @@ class TileBoard(PiecesOnSquares, Extension):
                     continue
                 free = known.get(u)
                 if free is None:
-                    ent = ents.get(u)
-                    sq = ent.get("cell") if ent is not None else None
-                    if sq is None:
-                        continue
-                    free = False
-                    for k in near[sq]:
-                        if k not in taken:
-                            free = True
-                            break
-                    if is_cell(sq) and u in index.get(sq_key(sq), ()):
-                        known[u] = free
+                    free = steps.has_step(ents, index, u, taken)
                 if free:
                     out.append(x)
             elif skip and x in skip:
