@@ -10,7 +10,8 @@ import random
 import pytest
 
 import engine
-from engine.board.tilepieces import KEY, sq_key
+from tests.board.tile_defs import movable_by_definition as by_definition
+from tests.random_states import random_decisions
 
 
 @pytest.fixture(scope="module")
@@ -18,34 +19,17 @@ def dz():
     return engine.load("defcon-z", "competitive")
 
 
-def by_definition(b, S, xs, kinds, skip) -> list:
-    m = b.map(S)
-    index = S.vars[KEY]["at"]
-    gone = {y.i for y in skip}
-    out = []
-    for x in xs:
-        sq = S.ents[x.i].get("cell")
-        if x.i in gone or sq is None:
-            continue
-        if any(not any(S.ents[u]["id"] in kinds for u in index.get(sq_key(nb), ())) for nb in m.adj.get(sq, ())):
-            out.append(x)
-    return out
-
-
 @pytest.mark.parametrize("seed", [3, 11])
 def test_remembered_steps_agree_with_their_definition_through_whole_games(dz, seed):
     b = dz.extensions["board"]
     rng = random.Random(seed)
-    S = dz.new_state(players=3, seed=seed)
     asked = 0
-    while not S.over:
-        d = S.decision()
+    for S in random_decisions(dz, seed, players=3, rng=rng):
         zombies = b.pieces(S, "zombie")
         for kinds, skip in ((("zombie",), S.turn.get("moved") or []), (("zombie", "heart"), zombies[::3])):
             got = b.movable(S, zombies, list(kinds), None, list(skip))
             assert got == by_definition(b, S, zombies, set(kinds), skip), (S.turns, kinds)
             asked += 1
-        S.apply(rng.choice(d.actions))
     assert asked > 1000
 
 

@@ -5,34 +5,18 @@ and the state at every decision."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import engine
 from engine.flow import steppers
 from tests.properties.variants import pack_modes
-
-
-def _play(g, seed: int) -> list:
-    rnd = random.Random(seed)
-    S = g.new_state(seed=seed)
-    S.transactional = False
-    seen = []
-    n = 0
-    while not S.over and n < 150:
-        d = S.decision()
-        seen.append((d.player, d.point, d.actions, repr(S.stack), S.steps))
-        S.apply(rnd.choice(d.actions))
-        n += 1
-    seen.append(S.to_dict())
-    return seen
+from tests.random_states import trace
 
 
 @pytest.mark.parametrize(("pack", "mode"), pack_modes(), ids=lambda v: str(v) if v is not None else "base")
 def test_sequences_run_in_place_leave_the_frames_their_steppers_would(monkeypatch, pack, mode):
     in_place = engine.load(pack, mode=mode)
-    got = [_play(in_place, seed) for seed in range(2)]
+    got = [trace(in_place, seed) for seed in range(2)]
     monkeypatch.setattr(steppers, "INLINE_NESTING", 0)
     called = engine.load(pack, mode=mode)
-    assert got == [_play(called, seed) for seed in range(2)]
+    assert got == [trace(called, seed) for seed in range(2)]

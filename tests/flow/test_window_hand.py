@@ -15,6 +15,7 @@ import engine
 from engine.errors import RuleRuntimeError
 from engine.flow.labels import _plan, first_may_act, handed, legal_bindings
 from tests.properties.variants import pack_modes
+from tests.random_states import random_decisions
 
 
 def _outcome(S, point, seat, found):
@@ -30,10 +31,7 @@ def test_the_answer_a_window_hands_over_is_the_plans(pack, mode):
     rnd = random.Random(11)
     handed_over = 0
     for seed in range(4):
-        S = g.new_state(seed=seed)
-        n = 0
-        while not S.over and n < 80:
-            d = S.decision()
+        for S in random_decisions(g, seed, limit=80, rng=rnd):
             for point in g.actions_at:
                 for start in range(len(S.pl)):
                     seats = [(start + k) % len(S.pl) for k in range(len(S.pl))]
@@ -54,6 +52,4 @@ def test_the_answer_a_window_hands_over_is_the_plans(pack, mode):
                     S.steps, S.fx_steps = before
                     assert _outcome(S, point, seat, hand) == _outcome(S, point, seat, None), (point, seat)
                     handed_over += 1
-            S.apply(rnd.choice(d.actions))
-            n += 1
     assert handed_over

@@ -15,6 +15,7 @@ import engine
 from engine.flow.labels import first_may_act, legal_bindings, window_skip
 from engine.flow.steppers import ORDERS, _Hands
 from tests.properties.variants import pack_modes
+from tests.random_states import random_decisions
 
 
 @pytest.mark.parametrize(("pack", "mode"), pack_modes(), ids=lambda v: str(v) if v is not None else "base")
@@ -24,10 +25,7 @@ def test_a_window_passed_over_is_one_nobody_may_act_in(pack, mode):
     hands = {}
     skipped = asked = 0
     for seed in range(4):
-        S = g.new_state(seed=seed)
-        n = 0
-        while not S.over and n < 80:
-            d = S.decision()
+        for S in random_decisions(g, seed, limit=80, rng=rnd):
             for point in g.actions_at:
                 skip = window_skip(g, point)
                 for who, orders in ORDERS.items():
@@ -45,8 +43,6 @@ def test_a_window_passed_over_is_one_nobody_may_act_in(pack, mode):
                     if (held is None or not any(held(S.zones))) and eval(room, {"S": S}):  # noqa: S307
                         assert first == len(order), (point, who)
                         skipped += 1
-            S.apply(rnd.choice(d.actions))
-            n += 1
     assert asked
     if pack == "roll-them-bones":
         assert skipped
