@@ -24,7 +24,9 @@ def is_cell(v) -> bool:
     return type(v) is tuple and len(v) == 2 and type(v[0]) is int and type(v[1]) is int
 
 
-_KEYS: dict = {}  # square -> its name: the same few hundred squares are named over and over
+# square -> its name: the same few hundred squares are named over and over. Hot paths
+# write `_KEYS.get(sq) or sq_key(sq)`: the usual answer without a call.
+_KEYS: dict = {}
 
 
 def sq_key(sq) -> str:
@@ -38,13 +40,11 @@ def sq_key(sq) -> str:
 
 
 def _kinds(S, kinds) -> set | frozenset:
-    if type(kinds) is str:  # one kind: the commonest question, its set made once
+    if isinstance(kinds, str):  # one kind: the commonest question, its set made once
         got = _ONE_KIND.get(kinds)
         if got is None:
             got = _ONE_KIND[kinds] = frozenset((kinds,))
         return got
-    if isinstance(kinds, str):
-        return {kinds}
     if isinstance(kinds, list):
         return set(kinds)
     raise RuleRuntimeError(f"expected a piece kind or a list of kinds, got {S.describe(kinds)}")

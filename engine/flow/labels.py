@@ -546,14 +546,14 @@ def _seat(game, ns: dict, tests: list, inlined: list, hoisted: dict, held: list)
                   "    return k"]
     if not tests:
         return [*lines, "pass"]
-    if None not in held:  # every test first needs a card: none held, none may act
-        lines += [f"if not ({_holds_any(held, ns, plain=True)}):", "    continue"]
-        lines += [f"{name} = {text}" for name, text in hoisted.items()]
+    any_card = _holds_any(held, ns, plain=True) if None not in held else None
+    if any_card:  # every test first needs a card: none held, none may act
+        lines += [f"if not ({any_card}):", "    continue"]
+    lines += [f"{name} = {text}" for name, text in hoisted.items()]
+    if any_card:
         plays = _holds_any(held, ns, hoisted)  # the cards held are looked at once, hoisted
-        if plays != _holds_any(held, ns, plain=True):
+        if plays != any_card:
             lines += [f"if not ({plays}):", "    continue"]
-    else:
-        lines += [f"{name} = {text}" for name, text in hoisted.items()]
     lines += [f"_a{j} = {cond}" for j, (cond, _, _) in enumerate(tests) if cond is not None]
     found = ", ".join(f"_a{j}" if cond is not None else "True" for j, (cond, _, _) in enumerate(tests))
     ns.update(_list=list, _compress=compress, **{f"_range{len(tests)}": range(len(tests))})
@@ -619,7 +619,7 @@ def _plays(ns: dict, ids: set) -> str:
     return name
 
 
-def held_zones(held: list) -> set[str]:
+def _held_zones(held: list) -> set[str]:
     """The zones the tests `held` first need a card in."""
     return {zone for needs in held for zone, _ in needs}
 
@@ -641,7 +641,7 @@ def _empty_handed(game, plans: list, ns: dict, skip: list) -> list[str]:
             return []
         most = max(most, sum(inlined))
         hands.append(_holds_any(held, ns) if tests else "False")
-        zones.append(held_zones(held) if tests else set())
+        zones.append(_held_zones(held) if tests else set())
     skip[0] = _room(game, most, "S.steps", "S.fx_steps"), tuple(zones)
     return [f"    if {_room(game, most, 'steps', 'fx_steps')}:",
             "        try:",

@@ -140,10 +140,7 @@ def _in_place(game, nid: int, ns: dict, fr: str) -> list[str] | None:
     mine = _inner(fr)
     if node.kind != SEQ or int(mine[1:]) > INLINE_NESTING:
         return None
-    lines = [f"if len(stack) > {game.limits['depth'] * 8}:",
-             f"    push(S, {nid}, None, False)",
-             f"{mine} = [{nid}, 0, None, None, False]",
-             f"stack.append({mine})"]
+    lines = _push(game, nid, into=mine)
     for k, cid in enumerate(node.children):
         lines.append(f"{mine}[1] = {k + 1}")
         lines += _child(game, nid, cid, game.nodes[cid], ns, mine)
@@ -152,11 +149,15 @@ def _in_place(game, nid: int, ns: dict, fr: str) -> list[str] | None:
     return [*lines, "stack.pop()"]
 
 
-def _push(game, nid: int, vars: str = "None", boundary: bool = False) -> list[str]:
-    """`push(S, nid, ...)`, written out: its depth check (push raises the error), its frame."""
-    return [f"if len(stack) > {game.limits['depth'] * 8}:",
-            f"    push(S, {nid}, {vars}, {boundary})",
-            f"stack.append([{nid}, 0, {vars}, None, {boundary}])"]
+def _push(game, nid: int, vars: str = "None", boundary: bool = False, into: str | None = None) -> list[str]:
+    """`push(S, nid, ...)`, written out: its depth check (push raises the error), its frame
+    (also in variable `into`, when given)."""
+    frame = f"[{nid}, 0, {vars}, None, {boundary}]"
+    check = [f"if len(stack) > {game.limits['depth'] * 8}:",
+             f"    push(S, {nid}, {vars}, {boundary})"]
+    if into is None:
+        return [*check, f"stack.append({frame})"]
+    return [*check, f"{into} = {frame}", f"stack.append({into})"]
 
 
 def _locals(game, nid: int, c) -> str:
