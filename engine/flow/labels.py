@@ -29,23 +29,25 @@ def _value_label(S, v) -> str:
 
 def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
     """`out[label] = (a, {name: v})` for every value, labelled `a.id(name=<value>)`: one loop,
-    as a decision may list dozens of pieces (f-strings: one new string per label). Values
-    that share a label are told apart by uid (`#uid`)."""
+    as a decision may list dozens of pieces (f-strings: one new string per label). A piece
+    whose record is the one it had when last labelled gets that label again (see `_last`).
+    Values that share a label are told apart by uid (`#uid`)."""
     head = f"{a.id}({name}="
     before = len(out)
     ents = S.ents
     last = _last(S.game, a, name)
+    seen_of = last.get
     made_of, made = None, None  # the labels made for the last type of place seen
     plain_of, plain = None, None  # the labels made for the last type of other value seen
     for v in values:
         if type(v) is E:
             u = v.i
             ent = ents[u]
-            cell = ent.get("cell")
-            seen = last.get(u)
-            if seen is not None and seen[0] is cell and seen[1] == ent["id"]:
-                out[seen[2]] = seen[3]
+            seen = seen_of(u)
+            if seen is not None and seen[0] is ent:
+                out[seen[1]] = seen[2]
                 continue
+            cell = ent.get("cell")
             if cell is None:
                 out[f"{head}{ent['id']})"] = (a, {name: v})
                 continue
@@ -61,9 +63,10 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
             if type(cell) is tuple and len(last) < 100_000:
                 try:
                     hash(cell)  # a tuple of values that cannot change
-                    last[u] = (cell, ent["id"], lab, bound)
                 except TypeError:
-                    pass
+                    continue
+                S.own.discard(u)  # from now on, a write to this piece's record copies it first
+                last[u] = (ent, lab, bound)
         elif type(v) is P:
             out[f"{head}{v.i})"] = (a, {name: v})
         else:
@@ -88,11 +91,15 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
 
 
 def _last(game, a, name: str) -> dict:
-    """uid -> (place, kind, label, binding) of the piece last bound to parameter `name` of
-    action `a` in this game, or in another state of it: a board's pieces are bound again
-    at every decision, mostly where they were, so the same place object and kind give
-    that label and binding again (bindings are only read). A place is remembered only
-    when it is a tuple of values that cannot change."""
+    """uid -> (record, label, binding) of the piece last bound to parameter `name` of action
+    `a` in this game, or in another state of it: a board's pieces are bound again at every
+    decision, mostly unchanged, and a label depends on nothing but the piece's record
+    (bindings are only read). A record is remembered only when its place is a tuple of
+    values that cannot change, and then no state may write it in place: every write to a
+    record goes through `State.ent_w` (or first asks `State.own`), and the piece's uid is
+    taken out of the labelling state's `own`, so a write copies the record first (its
+    other holders, clones, hold no uid of it in `own` either). The same record object is
+    then the same place and kind."""
     key = ("last bound", id(a), name)  # the game holds its actions: ids stay theirs
     last = game.plans.get(key)
     if last is None:

@@ -1,7 +1,7 @@
-"""A piece's label and binding are remembered per action by uid, with the place and kind they
-were made for (`labels._last`): check every decision of whole random games, clones that
-moved apart included, against the labels made afresh, and that a remembered label is not
-reused for another kind of piece at the same place."""
+"""A piece's label and binding are remembered per action by uid, with the record they were
+made for (`labels._last`): check every decision of whole random games, clones that moved
+apart included, against the labels made afresh, and that a remembered label is not reused
+once the piece's record is written, in a clone or in the same state."""
 
 from __future__ import annotations
 
@@ -63,3 +63,24 @@ def test_another_kind_at_the_same_place_gets_its_own_label():
     labels._put_labelled(C, shamble, "z", [z], again)
     assert list(first) == [f"shamble(z=zombie@{labels._text(S, S.ents[z.i]['cell'])})"]
     assert list(again) == [f"shamble(z=heart@{labels._text(S, S.ents[z.i]['cell'])})"]
+
+
+def test_a_write_in_the_labelling_state_after_labelling_is_seen():
+    """The piece's record is the labelling state's own before it is labelled (it was just
+    written): a write after labelling must still not change the remembered record."""
+    game = engine.load("defcon-z", "competitive")
+    b = game.extensions["board"]
+    rng = random.Random(2)
+    S = game.new_state(players=2, seed=2)
+    while not b.pieces(S, "zombie"):
+        S.apply(rng.choice(S.decision().actions))
+    z = b.pieces(S, "zombie")[0]
+    S.ent_w(z.i)["cell"] = (90, 90)  # the record is now S's own
+    shamble = next(a for a in game.actions if a.id == "shamble")
+    first: dict = {}
+    labels._put_labelled(S, shamble, "z", [z], first)
+    S.ent_w(z.i)["cell"] = (91, 90)
+    again: dict = {}
+    labels._put_labelled(S, shamble, "z", [z], again)
+    assert list(first) == ["shamble(z=zombie@90,90)"]
+    assert list(again) == ["shamble(z=zombie@91,90)"]
