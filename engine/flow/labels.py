@@ -30,12 +30,11 @@ def _value_label(S, v) -> str:
 def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
     """`out[label] = (a, {name: v})` for every value, labelled `a.id(name=<value>)`: one loop,
     as a decision may list dozens of pieces (f-strings: one new string per label). A piece
-    whose record is the one it had when last labelled gets that label again (see `_last`).
+    whose record is the one it had when last labelled gets that label again (see `_labelling`).
     Values that share a label are told apart by uid (`#uid`)."""
-    head = f"{a.id}({name}="
+    head, last, places, plains = _labelling(S.game, a, name)
     before = len(out)
     ents = S.ents
-    last = _last(S.game, a, name)
     seen_of = last.get
     made_of, made = None, None  # the labels made for the last type of place seen
     plain_of, plain = None, None  # the labels made for the last type of other value seen
@@ -53,7 +52,9 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
                 continue
             if type(cell) is not made_of:
                 made_of = type(cell)
-                made = _made(S, head, made_of)
+                made = places.get(made_of)
+                if made is None:
+                    made = places[made_of] = {}
             try:
                 lab = made[ent["id"]][cell]
             except (KeyError, TypeError):  # not made yet, or unhashable
@@ -72,7 +73,9 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
         else:
             if type(v) is not plain_of:
                 plain_of = type(v)
-                plain = _made(S, head, plain_of, "values")
+                plain = plains.get(plain_of)
+                if plain is None:
+                    plain = plains[plain_of] = {}
             try:
                 lab = plain[v]
             except (KeyError, TypeError):  # not made yet, or unhashable
@@ -90,33 +93,25 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
             out[head + _value_label(S, v) + (f"#{v.i})" if type(v) is E else ")")] = (a, {name: v})
 
 
-def _last(game, a, name: str) -> dict:
-    """uid -> (record, label, binding) of the piece last bound to parameter `name` of action
-    `a` in this game, or in another state of it: a board's pieces are bound again at every
-    decision, mostly unchanged, and a label depends on nothing but the piece's record
-    (bindings are only read). A record is remembered only when its place is a tuple of
-    values that cannot change, and then no state may write it in place: every write to a
-    record goes through `State.ent_w` (or first asks `State.own`), and the piece's uid is
-    taken out of the labelling state's `own`, so a write copies the record first (its
-    other holders, clones, hold no uid of it in `own` either). The same record object is
-    then the same place and kind."""
-    key = ("last bound", id(a), name)  # the game holds its actions: ids stay theirs
-    last = game.plans.get(key)
-    if last is None:
-        last = game.plans[key] = {}
-    return last
+def _labelling(game, a, name: str) -> tuple[str, dict, dict, dict]:
+    """What labelling parameter `name` of action `a` keeps in this game, for all its states:
+    the head of its labels `a.id(name=`; the piece last bound by uid; the labels made for
+    pieces, by type of place, kind and place; the labels made for other values, by type
+    and value. A board's pieces are labelled again at every decision, mostly unchanged, and
+    a label depends on nothing but the piece's kind and place, or the value (see `_text`).
 
-
-def _made(S, head: str, t: type, of: str = "pieces") -> dict:
-    """The labels `head` + kind + '@' + place + ')' made so far in this game for places of
-    type `t`, by kind then place: a piece's label depends on nothing else (see `_text`),
-    and a board's pieces are labelled again at every decision, mostly where they were.
-    Of other `values` of type `t` (places, numbers...), `head` + value + ')' by value."""
-    key = ("labels", of, head, t)
-    made = S.game.plans.get(key)
-    if made is None:
-        made = S.game.plans[key] = {}
-    return made
+    The piece last bound, uid -> (record, label, binding) (bindings are only read): a
+    record is remembered only when its place is a tuple of values that cannot change, and
+    then no state may write it in place: every write to a record goes through
+    `State.ent_w` (or first asks `State.own`), and the piece's uid is taken out of the
+    labelling state's `own`, so a write copies the record first (its other holders,
+    clones, hold no uid of it in `own` either). The same record object is then the same
+    place and kind."""
+    key = ("labelling", id(a), name)  # the game holds its actions: ids stay theirs
+    kept = game.plans.get(key)
+    if kept is None:
+        kept = game.plans[key] = (f"{a.id}({name}=", {}, {}, {})
+    return kept
 
 
 def _remember(made: dict, kind: str, place, label: str) -> None:
@@ -266,7 +261,7 @@ def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: 
                         raise _Redo
                     _add_single(S, a, L, out, _call, values)
                 elif a.params:
-                    _add_bindings(S, a, L, out, _call)
+                    (_add_single if len(a.params) == 1 else _add_bindings)(S, a, L, out, _call)
                 else:
                     out[a.id] = (a, {})
             return
@@ -321,7 +316,7 @@ def _add_single(S, a, L: dict, out: dict, evaluate, values=None) -> None:
     name, domain = a.params[0]
     cond = a.cond
     if values is None:
-        values = evaluate(S, domain, L)
+        values = domain.fn(S, L) if evaluate is _call else evaluate(S, domain, L)
     if type(values) is not list:
         values = list(values)
     if cond is not None:

@@ -1,5 +1,5 @@
 """A piece's label and binding are remembered per action by uid, with the record they were
-made for (`labels._last`): check every decision of whole random games, clones that moved
+made for (`labels._labelling`): check every decision of whole random games, clones that moved
 apart included, against the labels made afresh, and that a remembered label is not reused
 once the piece's record is written, in a clone or in the same state."""
 
@@ -16,7 +16,7 @@ from engine.flow.machine import flow_locals
 
 def afresh(S, point, seat, L, monkeypatch) -> list:
     with monkeypatch.context() as m:
-        m.setattr(labels, "_last", lambda game, a, name: {})
+        m.setattr(labels, "_labelling", lambda game, a, name: (f"{a.id}({name}=", {}, {}, {}))
         return list(labels.legal_bindings(S, point, seat, L).items())
 
 
