@@ -10,6 +10,7 @@ is a bug in horde and is reported in one line (HORDE_DEBUG=1 shows the traceback
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 
 import typer
@@ -61,7 +62,16 @@ def build_app() -> typer.Typer:
         help="Play, check and simulate tabletop games written as horde rule packs.")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(app)
+    for info in app.registered_commands:
+        if info.help is None:
+            info.help = reflowed(inspect.getdoc(info.callback) or "")
     return app
+
+
+def reflowed(doc: str) -> str:
+    """A docstring with each paragraph on one line. Docstrings are wrapped at the source's
+    width, and Typer's rich help keeps single line breaks: the terminal should wrap them."""
+    return "\n\n".join(" ".join(p.split()) for p in doc.split("\n\n"))
 
 
 app = build_app()
