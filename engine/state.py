@@ -10,6 +10,7 @@ state cheap to clone, savable mid-turn and replayable. The public API follows Op
 from __future__ import annotations
 
 from itertools import chain
+from struct import Struct
 from typing import TYPE_CHECKING, Any
 
 from engine import rng
@@ -79,6 +80,46 @@ def _all_hashable(values) -> bool:
 _flat = frozenset({list, dict}).isdisjoint  # _flat(types): none of them is list or dict
 _not_sentinel = frozenset({object()}).isdisjoint  # hashes each value; a list or dict raises
 _values = chain.from_iterable
+
+
+class _Lanes:
+    """The constants that run splitmix64 for `n` consecutive states at once (see `draws`)."""
+
+    __slots__ = ("rep", "steps", "mask", "unpack", "size", "walk")
+
+    def __init__(self, n: int):
+        mask = rng.MASK
+        self.rep = sum(1 << (128 * i) for i in range(n))  # a word copied into every lane
+        self.steps = sum((((i + 1) * 0x9E3779B97F4A7C15) & mask) << (128 * i) for i in range(n))
+        self.mask = mask * self.rep  # the low 64 bits of every lane
+        self.unpack = Struct("<" + "Q8x" * n).unpack  # every lane's low 64 bits
+        self.size = 16 * n
+        self.walk = (n * 0x9E3779B97F4A7C15) & mask  # n steps of the state at once
+
+
+class _LaneTable(dict):
+    def __missing__(self, n: int) -> _Lanes:
+        lanes = self[n] = _Lanes(n)
+        return lanes
+
+
+_LANES = _LaneTable()
+LANES_MAX = 64  # more draws than this are made that many at a time
+
+
+def draws(r: int, n: int) -> tuple[int, tuple[int, ...]]:
+    """(the RNG state after n draws from state `r`, the n 64-bit outputs): what n steps
+    of `rng.next_u64` give, bit for bit, in a dozen operations on one integer instead of a
+    dozen per draw. Each draw has a 128-bit lane of its own: a lane's product by a 64-bit
+    constant fits in it, and masking every lane back to 64 bits before each product keeps
+    what a shift brought down from the next lane out of it. 1 <= n <= LANES_MAX."""
+    lanes = _LANES[n]
+    m = lanes.mask
+    x = (r * lanes.rep + lanes.steps) & m  # lane i: the state after i + 1 steps
+    x = ((x ^ (x >> 30)) & m) * 0xBF58476D1CE4E5B9 & m
+    x = ((x ^ (x >> 27)) & m) * 0x94D049BB133111EB & m
+    x ^= x >> 31  # what the next lane brings into this one's high half is not read
+    return (r + lanes.walk) & rng.MASK, lanes.unpack(x.to_bytes(lanes.size, "little"))
 
 
 def _roll_plan(game, die: str) -> tuple[list, list | None, int]:
@@ -287,26 +328,31 @@ class State:
 
     def roll_dice(self, die: str, n: int) -> list:
         """Roll a die `n` times, logging each roll. Dice rolls are the commonest use of the
-        RNG, so its step (`rand_below`) is written out here once more, with the state kept
-        in a local until the last die. A face's log entry is made once per game and shared
-        by every roll that shows it (nothing changes a log entry once it is written)."""
+        RNG: one die takes splitmix64's step written out, several are drawn together
+        (`draws`). A face's log entry is made once per game and shared by every roll that
+        shows it (nothing changes a log entry once it is written)."""
         try:
             faces, entries, k = self.game.plans["rolls"][die]
         except KeyError:
             faces, entries, k = _roll_plan(self.game, die)
         if self.forced or entries is None or n <= 0:
             return self._roll_one_by_one(die, n)
-        r = self.rng
-        out = []
-        log = self.log.append
-        for _ in range(n):  # 0xFFFFFFFFFFFFFFFF is rng.MASK
-            r = (r + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        if n == 1:  # one die: splitmix64's step, written out as in `rand_below`
+            r = self.rng = (self.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
             z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
             j = (z ^ (z >> 31)) % k
+            self.log.append(entries[j])
+            return [faces[j]]
+        if n > LANES_MAX:
+            return self.roll_dice(die, LANES_MAX) + self.roll_dice(die, n - LANES_MAX)
+        self.rng, words = draws(self.rng, n)
+        out = []
+        log = self.log.append
+        for w in words:
+            j = w % k
             log(entries[j])
             out.append(faces[j])
-        self.rng = r
         return out
 
     def _roll_one_by_one(self, die: str, n: int) -> list:
@@ -329,16 +375,14 @@ class State:
         return out
 
     def shuffle_list(self, lst: list) -> None:
-        """Fisher-Yates with the game's RNG, its step written out as in `rand_below`."""
-        mask = rng.MASK
-        r = self.rng
-        for i in range(len(lst) - 1, 0, -1):
-            r = (r + 0x9E3779B97F4A7C15) & mask
-            z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & mask
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-            j = (z ^ (z >> 31)) % (i + 1)
-            lst[i], lst[j] = lst[j], lst[i]
-        self.rng = r
+        """Fisher-Yates with the game's RNG, its draws made together (`draws`)."""
+        i = len(lst) - 1
+        while i > 0:
+            self.rng, words = draws(self.rng, min(i, LANES_MAX))
+            for w in words:
+                j = w % (i + 1)
+                lst[i], lst[j] = lst[j], lst[i]
+                i -= 1
 
     def zone(self, z: Z) -> list[int]:
         try:
