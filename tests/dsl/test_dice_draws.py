@@ -1,8 +1,10 @@
 """Dice and shuffles draw several RNG words at once (`engine.state.draws`, one lane of a
-big integer per draw). Seeds and saves must keep their games: check that every count of
-draws, from every kind of state word (the highest ones wrap around 2**64), gives the very
-words and final state that splitmix64's own step (`rng.next_u64`) gives one at a time, and
-that rolls and shuffles use them as one draw at a time did."""
+big integer per draw), and a state keeps the words drawn ahead that it has not used yet
+(`State.words`). Seeds and saves must keep their games: check that every count of draws,
+from every kind of state word (the highest ones wrap around 2**64), gives the very words
+that splitmix64's own step (`rng.next_u64`) gives one at a time, that rolls and shuffles
+use them as one draw at a time did, and that words kept ahead are the next ones whatever
+asks for them, across clones and a state set from outside."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ def test_draws_give_the_words_of_one_step_at_a_time():
     rnd = random.Random(11)
     for n in range(1, LANES_MAX + 1):
         for r in _states(rnd):
-            assert draws(r, n) == _one_at_a_time(r, n), (r, n)
+            assert draws(r, n) == _one_at_a_time(r, n)[1], (r, n)
 
 
 def _state(game, r: int) -> State:
@@ -62,3 +64,25 @@ def test_rolls_and_shuffles_use_the_words_in_order():
                 j = w % (i + 1)
                 expected[i], expected[j] = expected[j], expected[i]
             assert lst == expected and S.rng == s, (size, r)
+
+
+def test_words_kept_ahead_are_the_next_ones_whoever_asks():
+    """Rolls, shuffles and single draws in any mix, with clones and a state set from outside
+    along the way, take the words one step at a time would give."""
+    g = engine.load("roll-them-bones")
+    rnd = random.Random(8)
+    for r in _states(rnd):
+        S = _state(g, r)
+        expected = r
+        for _ in range(60):
+            what = rnd.randrange(5)
+            if what == 0:  # a state set some other way: kept words are not its
+                S.rng = expected = rnd.getrandbits(64)
+                continue
+            if what == 1:
+                S = S.clone()
+            n = rnd.choice([1, 1, 2, 3, 6, 7, 20, LANES_MAX])
+            got = S.words(n) if what != 4 else (S.rand_below(1000),)
+            expected, want = _one_at_a_time(expected, n if what != 4 else 1)
+            assert got == (want if what != 4 else (want[0] % 1000,)), (r, n)
+            assert S.rng == expected
