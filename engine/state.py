@@ -10,6 +10,7 @@ state cheap to clone, savable mid-turn and replayable. The public API follows Op
 from __future__ import annotations
 
 from itertools import chain
+from struct import Struct
 from typing import TYPE_CHECKING, Any
 
 from engine import rng
@@ -81,6 +82,47 @@ _not_sentinel = frozenset({object()}).isdisjoint  # hashes each value; a list or
 _values = chain.from_iterable
 
 
+class _Lanes:
+    """The constants that run splitmix64 for `n` consecutive states at once (see `draws`)."""
+
+    __slots__ = ("rep", "steps", "mask", "unpack", "size")
+
+    def __init__(self, n: int):
+        mask = rng.MASK
+        self.rep = sum(1 << (128 * i) for i in range(n))  # a word copied into every lane
+        self.steps = sum((((i + 1) * 0x9E3779B97F4A7C15) & mask) << (128 * i) for i in range(n))
+        self.mask = mask * self.rep  # the low 64 bits of every lane
+        self.unpack = Struct("<" + "Q8x" * n).unpack  # every lane's low 64 bits
+        self.size = 16 * n
+
+
+class _LaneTable(dict):
+    def __missing__(self, n: int) -> _Lanes:
+        lanes = self[n] = _Lanes(n)
+        return lanes
+
+
+_LANES = _LaneTable()
+LANES_MAX = 64  # more draws than this are made that many at a time
+AHEAD = 32  # words drawn at a time for fewer (see `State.words`)
+_WALK = [(n * 0x9E3779B97F4A7C15) & rng.MASK for n in range(LANES_MAX + 1)]  # n steps of the state
+
+
+def draws(r: int, n: int) -> tuple[int, ...]:
+    """The n 64-bit words that n steps of `rng.next_u64` from state `r` give, bit for bit,
+    in a dozen operations on one integer instead of a dozen per draw. Each draw has a
+    128-bit lane of its own: a lane's product by a 64-bit constant fits in it, and masking
+    every lane back to 64 bits before each product keeps what a shift brought down from
+    the next lane out of it. 1 <= n <= LANES_MAX."""
+    lanes = _LANES[n]
+    m = lanes.mask
+    x = (r * lanes.rep + lanes.steps) & m  # lane i: the state after i + 1 steps
+    x = ((x ^ (x >> 30)) & m) * 0xBF58476D1CE4E5B9 & m
+    x = ((x ^ (x >> 27)) & m) * 0x94D049BB133111EB & m
+    x ^= x >> 31  # what the next lane brings into this one's high half is not read
+    return lanes.unpack(x.to_bytes(lanes.size, "little"))
+
+
 def _roll_plan(game, die: str) -> tuple[list, list | None, int]:
     """(faces, the log entry of each face, how many faces) of die `die`, made once per
     game; no entries when a face's text is not fixed (a face of another type than a
@@ -101,7 +143,7 @@ class State:
                  "log", "over", "winners", "losers", "cur", "turns", "steps", "fx_steps",
                  "depth", "forced", "next_uid", "events", "end_turn_requested", "limit_hit",
                  "seed", "_decision", "transactional", "history", "stop_turns",
-                 "fx_cap", "step_cap", "own", "deep")
+                 "fx_cap", "step_cap", "own", "deep", "_ahead")
 
     # ---------- construction ----------
     def __init__(self, game: Game, players: int, seed: int):
@@ -109,6 +151,7 @@ class State:
         self.seed = seed
         self.players = [P(i) for i in range(players)]
         self.rng = rng.seed_state(seed)
+        self._ahead: tuple = (None, (), 0)  # words drawn ahead (see `words`)
         self.ents: dict[int, dict] = {}
         self.own: set[int] = set()  # uids whose records only this state holds (see ent_w)
         self.deep: set[int] = set()  # uids whose records may hold a list or a dict (see clone)
@@ -227,6 +270,7 @@ class State:
         c.stack = [[n, k, L if L is None else cv(L), x if x is None else cv(x), f]
                    for n, k, L, x, f in self.stack]
         c.rng = self.rng
+        c._ahead = (None, (), 0)  # a copy keeps no words ahead: one made to hide the RNG has none
         c.log = self.log.fork() if record else Journal()
         c.over = self.over
         c.winners = list(self.winners)
@@ -272,41 +316,49 @@ class State:
         if self.steps > lim["steps"]:
             raise RuleRuntimeError(f"the game took more than {lim['steps']} steps")
 
+    def words(self, n: int) -> tuple[int, ...]:
+        """The RNG's next n words (1 <= n <= LANES_MAX), its state moved on n steps: what
+        n steps of `rng.next_u64` give. They are drawn at least AHEAD at a time (`draws`),
+        and those not used yet are kept with the state they follow: a turn's dice, rolled
+        a few at a time, take them from one draw. Kept words are used only while the state
+        is the one they follow, so a state set any other way (a load, a determinization)
+        just draws anew."""
+        r = self.rng
+        key, ahead, i = self._ahead
+        if key != r or i + n > len(ahead):
+            ahead = draws(r, n if n > AHEAD else AHEAD)
+            i = 0
+        self.rng = r = (r + _WALK[n]) & 0xFFFFFFFFFFFFFFFF
+        self._ahead = (r, ahead, i + n)
+        return ahead[i:i + n]
+
     def rand_below(self, n: int) -> int:
         if n <= 0:
             raise RuleRuntimeError(f"cannot choose among {n} possibilities")
-        # rng.below, written out: dice and shuffles call this all the time
-        state = (self.rng + 0x9E3779B97F4A7C15) & rng.MASK
-        self.rng = state
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & rng.MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & rng.MASK
-        return (z ^ (z >> 31)) % n
+        return self.words(1)[0] % n
 
     def roll_die(self, die: str):
         return self.roll_dice(die, 1)[0]
 
     def roll_dice(self, die: str, n: int) -> list:
         """Roll a die `n` times, logging each roll. Dice rolls are the commonest use of the
-        RNG, so its step (`rand_below`) is written out here once more, with the state kept
-        in a local until the last die. A face's log entry is made once per game and shared
-        by every roll that shows it (nothing changes a log entry once it is written)."""
+        RNG: their words are drawn together (`words`). A face's log entry is made once per
+        game and shared by every roll that shows it (nothing changes a log entry once it is
+        written)."""
         try:
             faces, entries, k = self.game.plans["rolls"][die]
         except KeyError:
             faces, entries, k = _roll_plan(self.game, die)
         if self.forced or entries is None or n <= 0:
             return self._roll_one_by_one(die, n)
-        r = self.rng
+        if n > LANES_MAX:
+            return self.roll_dice(die, LANES_MAX) + self.roll_dice(die, n - LANES_MAX)
         out = []
         log = self.log.append
-        for _ in range(n):  # 0xFFFFFFFFFFFFFFFF is rng.MASK
-            r = (r + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-            z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-            j = (z ^ (z >> 31)) % k
+        for w in self.words(n):
+            j = w % k
             log(entries[j])
             out.append(faces[j])
-        self.rng = r
         return out
 
     def _roll_one_by_one(self, die: str, n: int) -> list:
@@ -329,16 +381,13 @@ class State:
         return out
 
     def shuffle_list(self, lst: list) -> None:
-        """Fisher-Yates with the game's RNG, its step written out as in `rand_below`."""
-        mask = rng.MASK
-        r = self.rng
-        for i in range(len(lst) - 1, 0, -1):
-            r = (r + 0x9E3779B97F4A7C15) & mask
-            z = ((r ^ (r >> 30)) * 0xBF58476D1CE4E5B9) & mask
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-            j = (z ^ (z >> 31)) % (i + 1)
-            lst[i], lst[j] = lst[j], lst[i]
-        self.rng = r
+        """Fisher-Yates with the game's RNG, its draws made together (`words`)."""
+        i = len(lst) - 1
+        while i > 0:
+            for w in self.words(min(i, LANES_MAX)):
+                j = w % (i + 1)
+                lst[i], lst[j] = lst[j], lst[i]
+                i -= 1
 
     def zone(self, z: Z) -> list[int]:
         try:

@@ -477,8 +477,8 @@ class _Emitter:
 
 def _log_line(fmt: ast.Node, args: list[str], types: list[str]) -> str | None:
     """`log(fmt, ...)` written out, when `fmt` is a literal with one plain `{}` per argument
-    (nearly every log line): the message is formatted in place, a player described without
-    a call, so that a game pays little for the log it keeps. Anything else (numbered or
+    (nearly every log line): the message is put together in place, a player described
+    without a call, so that a game pays little for the log it keeps. Anything else (numbered or
     formatted fields, a count that does not match, a format made at run time) is left to
     the builtin, which also says what it does with a format that does not fit. The
     analyses of generated code know these lines change nothing a rule reads
@@ -486,9 +486,10 @@ def _log_line(fmt: ast.Node, args: list[str], types: list[str]) -> str | None:
     if not (isinstance(fmt, ast.Const) and isinstance(fmt.value, str)):
         return None
     try:
-        fields = [(f, spec, conv) for _, f, spec, conv in _FORMATTER.parse(fmt.value) if f is not None]
+        parsed = list(_FORMATTER.parse(fmt.value))
     except ValueError:
         return None
+    fields = [(f, spec, conv) for _, f, spec, conv in parsed if f is not None]
     if len(fields) != len(args) or any(f or spec or conv for f, spec, conv in fields):
         return None
     described = []
@@ -499,7 +500,15 @@ def _log_line(fmt: ast.Node, args: list[str], types: list[str]) -> str | None:
             described.append(f'(f"P{{{code}.i}}" if _type({code}) is _P else S.describe({code}))')
         else:
             described.append(f"S.describe({code})")
-    return f"S.log.append({{'t': 'msg', 'text': {fmt.value!r}.format({', '.join(described)})}})"
+    # the message is joined with +: every described value is a str, which a plain `{}`
+    # formats as itself, and a join costs less than a call of `str.format`
+    texts = iter(described)
+    parts = [part for literal, f, _, _ in parsed
+             for part in (repr(literal) if literal else None, next(texts) if f is not None else None)
+             if part is not None]
+    if len(parts) < 2:  # '' + a str gives a plain str, as a format would
+        parts = ["''", *parts]
+    return f"S.log.append({{'t': 'msg', 'text': {' + '.join(parts)}}})"
 
 
 _FORMATTER = string.Formatter()

@@ -372,41 +372,64 @@ def _nested(game, nid: int, ns: dict, fr: str) -> list[str]:
 # ---- loops ----
 
 def _make_for_each(game, nid: int):
-    """A `for_each` loop: each value's body runs straight away, and the next value comes
-    as soon as it is done, until a decision (or a call) hands over to the interpreter."""
-    from engine.flow.machine import evaluate, locals_for, push, start_turn
-
+    """A `for_each` loop, compiled like a sequence: each value's body runs straight away
+    (written in place when it is a sequence, as in `_in_place`), and the next value comes
+    as soon as it is done, until a decision (or a call) hands over to the interpreter. A
+    loop over turns starts each one in place (`start_turn`, written out for the usual
+    case: no scenario's stop, the turn limit not reached)."""
     node = game.nodes[nid]
-    domain, var, turn, body = node.domain, node.var, node.turn, node.body
-    body_step = stepper(game, body)
-    limit = game.limits["depth"] * 8
+    ns = _namespace(game)
+    ns.update(_dom=node.domain, _domfn=node.domain.fn, _list=list)
+    lines = [f"def _for_each_{nid}(S, fr):",
+             "    stack = S.stack",
+             "    while True:",
+             "        values = fr[3]",
+             "        if values is None:",
+             "            try:",
+             f"                values = fr[3] = _list(_domfn(S, {_locals(game, nid, node.domain)}))",
+             "            except CATCH as exc:",
+             "                raise located(exc, _dom) from None",
+             "        k = fr[1]",
+             "        if k >= len(values):",
+             "            stack.pop()",
+             "            return",
+             "        v = values[k]",
+             "        fr[1] = k + 1",
+             f"        fr[2] = {{{node.var!r}: v}}"]
+    if node.turn:
+        lines += ["        " + line for line in _start_turn(game, ns)]
+    here = _in_place(game, node.body, ns, "fr")
+    if here is None:
+        ns["_body"] = stepper(game, node.body)
+        here = [*_push(game, node.body), "_body(S, stack[-1])", *_back("fr")]
+    lines += ["        " + line for line in here]
+    code = "\n".join(lines) + "\n"
+    ns["__builtins__"] = {}
+    exec(compile(code, f"<horde:flow for_each {nid}>", "exec"), ns)  # noqa: S102
+    return ns[f"_for_each_{nid}"]
 
-    def _for_each(S, fr):
-        stack = S.stack
-        while True:
-            values = fr[3]
-            if values is None:
-                values = fr[3] = list(evaluate(S, domain, locals_for(S, domain)))
-            k = fr[1]
-            if k >= len(values):
-                stack.pop()
-                return
-            v = values[k]
-            fr[1] = k + 1
-            fr[2] = {var: v}
-            if turn:
-                start_turn(S, v)
-                if S.over:
-                    return
-            # the body's frame, pushed and run in place: the loop goes on when it is done
-            if len(stack) > limit:
-                push(S, body)  # which raises
-            stack.append([body, 0, None, None, False])
-            body_step(S, stack[-1])
-            if S.over or not stack or stack[-1] is not fr:
-                return
 
-    return _for_each
+def _start_turn(game, ns: dict) -> list[str]:
+    """`machine.start_turn(S, v)`, written out for the usual case (no scenario's stop, the
+    turn limit not reached, no trigger at the start of a turn); `start_turn` does the rest."""
+    from engine.flow.machine import start_turn
+
+    ns.update(start_turn=start_turn, _turn_init=game.turn_init)
+    call = ["start_turn(S, v)",
+            "if S.over:",
+            "    return"]
+    if "turn_start" in game.triggers:
+        return call
+    limit = game.limits["turns"]
+    lists = [k for k, v in game.turn_init.items() if type(v) is list]
+    return ["if S.stop_turns is None" + (f" and S.turns < {limit!r}:" if limit else ":"),
+            "    S.cur = v.i",
+            "    S.turn = turn = _turn_init.copy()",
+            *(f"    turn[{k!r}] = _list(turn[{k!r}])" for k in lists),  # each turn starts with fresh lists
+            "    S.turns += 1",
+            "    S.log.append({'t': 'turn', 'p': S.cur, 'n': S.turns})",
+            "else:",
+            *("    " + line for line in call)]
 
 
 def _make_repeat(game, nid: int):
