@@ -375,8 +375,9 @@ def _make_for_each(game, nid: int):
     """A `for_each` loop, compiled like a sequence: each value's body runs straight away
     (written in place when it is a sequence, as in `_in_place`), and the next value comes
     as soon as it is done, until a decision (or a call) hands over to the interpreter. A
-    loop over turns starts each one in place (`start_turn`, written out for the usual
-    case: no scenario's stop, the turn limit not reached)."""
+    loop over turns starts each one (`start_turn`) before its body."""
+    from engine.flow.machine import start_turn
+
     node = game.nodes[nid]
     ns = _namespace(game)
     ns.update(_dom=node.domain, _domfn=node.domain.fn, _list=list)
@@ -397,7 +398,10 @@ def _make_for_each(game, nid: int):
              "        fr[1] = k + 1",
              f"        fr[2] = {{{node.var!r}: v}}"]
     if node.turn:
-        lines += ["        " + line for line in _start_turn(game, ns)]
+        ns["start_turn"] = start_turn
+        lines += ["        start_turn(S, v)",
+                  "        if S.over:",
+                  "            return"]
     here = _in_place(game, node.body, ns, "fr")
     if here is None:
         ns["_body"] = stepper(game, node.body)
@@ -407,29 +411,6 @@ def _make_for_each(game, nid: int):
     ns["__builtins__"] = {}
     exec(compile(code, f"<horde:flow for_each {nid}>", "exec"), ns)  # noqa: S102
     return ns[f"_for_each_{nid}"]
-
-
-def _start_turn(game, ns: dict) -> list[str]:
-    """`machine.start_turn(S, v)`, written out for the usual case (no scenario's stop, the
-    turn limit not reached, no trigger at the start of a turn); `start_turn` does the rest."""
-    from engine.flow.machine import start_turn
-
-    ns.update(start_turn=start_turn, _turn_init=game.turn_init)
-    call = ["start_turn(S, v)",
-            "if S.over:",
-            "    return"]
-    if "turn_start" in game.triggers:
-        return call
-    limit = game.limits["turns"]
-    lists = [k for k, v in game.turn_init.items() if type(v) is list]
-    return ["if S.stop_turns is None" + (f" and S.turns < {limit!r}:" if limit else ":"),
-            "    S.cur = v.i",
-            "    S.turn = turn = _turn_init.copy()",
-            *(f"    turn[{k!r}] = _list(turn[{k!r}])" for k in lists),  # each turn starts with fresh lists
-            "    S.turns += 1",
-            "    S.log.append({'t': 'turn', 'p': S.cur, 'n': S.turns})",
-            "else:",
-            *("    " + line for line in call)]
 
 
 def _make_repeat(game, nid: int):
