@@ -46,15 +46,20 @@ def test_remembered_labels_agree_with_fresh_ones_at_every_decision(mode, seed, m
             S.apply(rng.choice(d.actions))
 
 
-def test_another_kind_at_the_same_place_gets_its_own_label():
+def _a_zombie():
+    """(a state of a random game with a zombie on the board, the zombie, the action that
+    moves one)."""
     game = engine.load("defcon-z", "competitive")
     b = game.extensions["board"]
     rng = random.Random(2)
     S = game.new_state(players=2, seed=2)
     while not b.pieces(S, "zombie"):
         S.apply(rng.choice(S.decision().actions))
-    z = b.pieces(S, "zombie")[0]
-    shamble = next(a for a in game.actions if a.id == "shamble")
+    return S, b.pieces(S, "zombie")[0], next(a for a in game.actions if a.id == "shamble")
+
+
+def test_another_kind_at_the_same_place_gets_its_own_label():
+    S, z, shamble = _a_zombie()
     first: dict = {}
     labels._put_labelled(S, shamble, "z", [z], first)
     C = S.clone()
@@ -68,15 +73,8 @@ def test_another_kind_at_the_same_place_gets_its_own_label():
 def test_a_write_in_the_labelling_state_after_labelling_is_seen():
     """The piece's record is the labelling state's own before it is labelled (it was just
     written): a write after labelling must still not change the remembered record."""
-    game = engine.load("defcon-z", "competitive")
-    b = game.extensions["board"]
-    rng = random.Random(2)
-    S = game.new_state(players=2, seed=2)
-    while not b.pieces(S, "zombie"):
-        S.apply(rng.choice(S.decision().actions))
-    z = b.pieces(S, "zombie")[0]
+    S, z, shamble = _a_zombie()
     S.ent_w(z.i)["cell"] = (90, 90)  # the record is now S's own
-    shamble = next(a for a in game.actions if a.id == "shamble")
     first: dict = {}
     labels._put_labelled(S, shamble, "z", [z], first)
     S.ent_w(z.i)["cell"] = (91, 90)
