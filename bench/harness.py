@@ -69,9 +69,10 @@ def measure_workload(w: Workload, seconds: float, with_cold: bool = True) -> dic
         numbers, states = play.measure(game, players, seconds)
         row.update(numbers)
         if reference.has_reference(w.pack, w.mode):
-            ref = reference.play_for(w.pack, players, seconds)
+            ref = reference.alternating(w.pack, players, seconds,
+                                        lambda k: play.play_game(game, players, k))
             row["ref_games_per_s"] = ref["games_per_s"]
-            row["ref_ratio"] = row["games_per_s"] / ref["games_per_s"]
+            row["ref_ratio"] = ref["ratio"]
         if mcts.available():
             got = mcts.measure(game, players, states, seconds / 4) or {}
             if "error" in got:
