@@ -3,8 +3,8 @@
 Human seats choose from numbered lists (or type a label); bots play by themselves. With
 one person at the table their view is drawn before each of their decisions; with several
 (hot seat) a "pass the device" screen comes first, so nobody sees another's hand; with
-nobody (a demo) the spectator view is drawn after every decision. End of input stops the
-game politely, keeping what was played (it can still be saved).
+nobody (a demo) the spectator view is drawn after every decision. End of input, or `q` at
+a prompt, stops the game politely, keeping what was played (it can still be saved).
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ from engine.render import Renderer
 
 
 class InputEnded(Exception):
-    """stdin is closed: the player has left the table."""
+    """stdin is closed, or a player typed `q`: the player has left the table."""
+
+
+QUIT = frozenset({"q", "quit", "exit"})  # unless a pack has an action of that name
 
 
 def read_line(prompt: str, console: Console) -> str:
@@ -85,8 +88,9 @@ class Session:
                         time.sleep(self.delay)
         except InputEnded:
             self.stopped = True
-            self.console.print(Text(f"Input ended: the game stops after "
-                                    f"{len(state.history)} decisions.", style="yellow"))
+            n = len(state.history)
+            self.console.print(Text(f"Stopped: the game ends after {n} decision"
+                                    f"{'' if n == 1 else 's'}.", style="yellow"))
             return state
         if not demo:  # the demo drew the final state already; its last line is the result
             self.draw(state, self.humans[0] if len(self.humans) == 1 else None)
@@ -111,8 +115,10 @@ class Session:
                 return d.actions[int(answer) - 1]
             if answer in d.index:
                 return answer
+            if answer.lower() in QUIT:
+                raise InputEnded
             if answer:
                 hint = did_you_mean(answer, d.actions)
                 self.console.print(Text(f"'{answer}' is not a choice here; type 1-"
-                                        f"{len(d.actions)} or a label"
+                                        f"{len(d.actions)}, a label, or q to stop"
                                         + (f" ({hint})" if hint else ""), style="red"))

@@ -35,7 +35,18 @@ def test_human_chooses_by_number_or_label_and_end_of_input_stops(horde):
     assert "seen by P0" in r.output
     assert "'not-a-label' is not a choice here" in r.output
     assert "did you mean 'pass'" in r.output
-    assert "Input ended" in r.output
+    assert "Stopped: the game ends after" in r.output
+
+
+def test_q_stops_the_game_and_what_was_played_is_saved(horde, tmp_path):
+    save = tmp_path / "game.json"
+    r = horde("play", PACK, "--players", "human,random", "--seed", 1, "--save", save,
+              input="1\nq\nnever read\n")
+    assert r.exit_code == 0, r.output
+    assert "Stopped: the game ends after" in r.output
+    assert "never read" not in r.output
+    record = json.loads(save.read_text())
+    assert record["decisions"], record  # the decisions made before `q` are kept
 
 
 def test_default_seats_are_one_human_and_random_bots(horde):
