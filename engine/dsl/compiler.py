@@ -431,6 +431,8 @@ class _Emitter:
                           did_you_mean(a.value, self.env.cards))
         elif kind in ("die", "zone", "player", "ent") and t not in ("any", kind, "none"):
             self.fail(a, f"'{fname}' expects a {kind} here, got a {t}")
+        elif kind in _NOT_OF_KIND and (t in _NOT_OF_KIND[kind] or kind != "list" and t.startswith("list")):
+            self.fail(a, f"'{fname}' expects {_A[kind]} here, got {_A.get(t, 'a list')}")
 
     def x_BinOp(self, e: ast.BinOp):
         left, lt = self.expr(e.left)
@@ -444,6 +446,9 @@ class _Emitter:
             return f"(not _in(S, {left}, {right}))", "bool"
         if op in ("==", "!=", "<", "<=", ">", ">="):
             return f"({left} {op} {right})", "bool"
+        if _arith_mismatch(op, lt, rt):
+            self.fail(e, f"'{op}' cannot take {_A.get(lt, 'a list')} and {_A.get(rt, 'a list')}",
+                      "str(x) is x as a text, to join it to another" if op == "+" and "str" in (lt, rt) else None)
         if op == "/":
             return f"({left} // {right})", "int"
         t = lt if lt == rt else "any"
@@ -473,6 +478,35 @@ class _Emitter:
         cond = f" if {self.expr(e.cond)[0]}" if e.cond is not None else ""
         self.locals = saved
         return f"[{item} for v_{e.var} in _items(S, {src}){cond}]", f"list:{it}"
+
+
+# What a value of a known type cannot be given as a builtin's argument of kind int, str or
+# list (a list type is `list` or `list:<item>`): what is "any" (unknown) passes, and the
+# run time says more if it is wrong. The words for types in messages: `_A`.
+_SCALARS = ("player", "ent", "zone")
+_NOT_OF_KIND = {"int": ("str", "none", *_SCALARS), "str": ("int", "bool", *_SCALARS),
+                "list": ("int", "bool", "str", *_SCALARS)}
+_A = {"int": "a number", "bool": "a true/false", "str": "a text", "none": "none", "player": "a player",
+      "ent": "an entity", "zone": "a zone", "die": "a die", "list": "a list"}
+_NUMBERS = ("int", "bool")
+_KNOWN = (*_NUMBERS, "str", "none", *_SCALARS)
+
+
+def _arith_mismatch(op: str, lt: str, rt: str) -> bool:
+    """Whether `lt op rt` (an arithmetic operator) surely fails on values of these types,
+    known at load time (what is "any" may be anything). Numbers (true/false count as 1/0)
+    take every operator; `+` also joins two texts or two lists, `*` repeats a text or a
+    list a number of times."""
+    if op not in ("+", "-", "*", "/", "%"):
+        return False
+    known = [t in _KNOWN or t.startswith("list") for t in (lt, rt)]
+    if not all(known) or lt in _NUMBERS and rt in _NUMBERS:
+        return False
+    lists = [t.startswith("list") for t in (lt, rt)]
+    if op == "+" and (lt == rt == "str" or all(lists)):
+        return False
+    repeated = lists[0] or lists[1] or "str" in (lt, rt)  # a text or a list, times a number
+    return not (op == "*" and repeated and (lt in _NUMBERS or rt in _NUMBERS))
 
 
 def _log_line(fmt: ast.Node, args: list[str], types: list[str]) -> str | None:
