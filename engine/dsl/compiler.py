@@ -155,6 +155,8 @@ class _Emitter:
                 self.bind_local(tgt, tgt.id, vt)
             elif tgt.id not in self.locals:
                 self.fail(tgt, f"'{tgt.id}' has no value yet", did_you_mean(tgt.id, self.locals))
+            else:
+                self.check_arith(st, op[0], self.locals[tgt.id], vt)
             self.emit_line(indent, f"v_{tgt.id} {op} {value}", st.pos)
             return
         if isinstance(tgt, ast.Index):
@@ -185,6 +187,8 @@ class _Emitter:
                 self.emit_line(indent, f"_set(S, _o, {tgt.name!r}, _get(S, _o, {tgt.name!r}) "
                                        f"{op[0]} {value})", st.pos)
         else:
+            if op != "=":
+                self.check_arith(st, op[0], self.place_type(place, tgt.name), vt)
             self.emit_line(indent, f"{place} {op} {value}", st.pos)
 
     def entity_write(self, obj: str, name: str, value: str, player: str | None, indent: int,
@@ -357,20 +361,25 @@ class _Emitter:
         place = self.attr_place(e)
         if place is None:
             return "None", "any"
-        t = "any"
+        return place, self.place_type(place, e.name)
+
+    def place_type(self, place: str, name: str) -> str:
+        """The type of field `name` kept at `place` (what `attr_place` gave)."""
         if place.startswith("S.pl["):
-            t = self.env.player_fields.get(e.name, "any")
-        elif place.startswith("_zr_"):
-            t = "zone"
-        elif place.startswith("S.turn["):
-            t = self.env.turn_vars.get(e.name, "any")
-        elif place.startswith("S.vars["):
-            t = self.env.game_vars.get(e.name, "any")
-        elif e.name == "seat":
-            t = "int"
-        elif e.name == "owner":
-            t = "player"
-        return place, t
+            return self.env.player_fields.get(name, "any")
+        if place.startswith("_zr_"):
+            return "zone"
+        if place.startswith("S.turn["):
+            return self.env.turn_vars.get(name, "any")
+        if place.startswith("S.vars["):
+            return self.env.game_vars.get(name, "any")
+        return {"seat": "int", "owner": "player"}.get(name, "any")
+
+    def check_arith(self, node: ast.Node, op: str, lt: str, rt: str) -> None:
+        """A load-time error when `lt op rt` cannot work (see `_arith_mismatch`)."""
+        if _arith_mismatch(op, lt, rt):
+            self.fail(node, f"'{op}' cannot take {_A.get(lt, 'a list')} and {_A.get(rt, 'a list')}",
+                      "str(x) is x as a text, to join it to another" if op == "+" and "str" in (lt, rt) else None)
 
     def x_Index(self, e: ast.Index):
         obj, t = self.expr(e.obj)
@@ -446,9 +455,7 @@ class _Emitter:
             return f"(not _in(S, {left}, {right}))", "bool"
         if op in ("==", "!=", "<", "<=", ">", ">="):
             return f"({left} {op} {right})", "bool"
-        if _arith_mismatch(op, lt, rt):
-            self.fail(e, f"'{op}' cannot take {_A.get(lt, 'a list')} and {_A.get(rt, 'a list')}",
-                      "str(x) is x as a text, to join it to another" if op == "+" and "str" in (lt, rt) else None)
+        self.check_arith(e, op, lt, rt)
         if op == "/":
             return f"({left} // {right})", "int"
         t = lt if lt == rt else "any"
