@@ -629,4 +629,16 @@ def runtime_message(exc: BaseException) -> str:
         return f"no value for {exc.args[0]!r}"
     if isinstance(exc, AttributeError):
         return "a value here is none or of the wrong kind"
+    if isinstance(exc, TypeError):  # Python's words for a value of the wrong kind, in the pack's
+        text = _CONCAT.sub(r"unsupported operand type(s) for +: '\1' and '\2'", str(exc))
+        text = _PY_TYPE.sub(lambda m: m[1] + _PY_TYPES.get(m[2], m[2]) + m[1], text)
+        return "a value of the wrong kind: " + text.replace("instances of ", "").replace(
+            "unsupported operand type(s) for", "cannot use")
     return f"{type(exc).__name__}: {exc}"
+
+
+_PY_TYPE = re.compile(r"""(['"])(\w+)\1""")
+_CONCAT = re.compile(r'can only concatenate (\w+) \(not "(\w+)"\) to \w+')
+_PY_TYPES = {"int": "number", "str": "text", "NoneType": "none", "bool": "true/false",
+             "list": "list", "dict": "record", "P": "player", "E": "entity", "Z": "zone",
+             "Face": "die face"}
