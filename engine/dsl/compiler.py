@@ -544,9 +544,12 @@ def _log_line(fmt: ast.Node, args: list[str], types: list[str]) -> str | None:
     # the message is joined with +: every described value is a str, which a plain `{}`
     # formats as itself, and a join costs less than a call of `str.format`
     texts = iter(described)
-    parts = [part for literal, f, _, _ in parsed
-             for part in (repr(literal) if literal else None, next(texts) if f is not None else None)
-             if part is not None]
+    parts = []
+    for literal, f, _, _ in parsed:
+        if literal:
+            parts.append(repr(literal))
+        if f is not None:
+            parts.append(next(texts))
     if len(parts) < 2:  # '' + a str gives a plain str, as a format would
         parts = ["''", *parts]
     return f"S.log.append({{'t': 'msg', 'text': {' + '.join(parts)}}})"

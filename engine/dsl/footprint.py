@@ -99,15 +99,12 @@ def is_ent_w(call: py.Call) -> bool:
 
 
 def is_log_write(call: py.Call) -> bool:
-    """Whether `call` is `S.log.append(...)`, `S.describe(...)` or `'...'.format(...)`, as
-    the compiler writes out a log line (engine.dsl.compiler `_log_line`): none of them reads
-    or changes the game."""
+    """Whether `call` is `S.log.append(...)` or `S.describe(...)`, as the compiler writes out
+    a log line (engine.dsl.compiler `_log_line`): neither reads or changes the game."""
     f = call.func
     if not isinstance(f, py.Attribute):
         return False
     v = f.value
-    if f.attr == "format":
-        return isinstance(v, py.Constant) and isinstance(v.value, str)
     if f.attr == "describe":
         return isinstance(v, py.Name) and v.id == "S"
     return f.attr == "append" and isinstance(v, py.Attribute) and v.attr == "log" and \

@@ -52,9 +52,7 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
                 continue
             if type(cell) is not made_of:
                 made_of = type(cell)
-                made = places.get(made_of)
-                if made is None:
-                    made = places[made_of] = {}
+                made = places.setdefault(made_of, {})
             try:
                 lab = made[ent["id"]][cell]
             except (KeyError, TypeError):  # not made yet, or unhashable
@@ -73,9 +71,7 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
         else:
             if type(v) is not plain_of:
                 plain_of = type(v)
-                plain = plains.get(plain_of)
-                if plain is None:
-                    plain = plains[plain_of] = {}
+                plain = plains.setdefault(plain_of, {})
             try:
                 lab = plain[v]
             except (KeyError, TypeError):  # not made yet, or unhashable

@@ -103,10 +103,15 @@ def _make_seq(game, nid: int):
         lines.append(f"        fr[1] = {k + 1}")
         lines += ["        " + line for line in _child(game, nid, cid, child, ns, "fr")]
     lines += ["    stack.pop()"]
-    code = "\n".join(lines) + "\n"
+    return _define(ns, lines, f"<horde:flow seq {nid}>")
+
+
+def _define(ns: dict, lines: list[str], filename: str):
+    """The function whose source is `lines` (a `def` first), run with no builtins but the
+    names in `ns`."""
     ns["__builtins__"] = {}
-    exec(compile(code, f"<horde:flow seq {nid}>", "exec"), ns)  # noqa: S102
-    return ns[f"_seq_{nid}"]
+    exec(compile("\n".join(lines) + "\n", filename, "exec"), ns)  # noqa: S102
+    return ns[lines[0][len("def "):lines[0].index("(")]]
 
 
 def _inner(fr: str) -> str:
@@ -402,15 +407,8 @@ def _make_for_each(game, nid: int):
         lines += ["        start_turn(S, v)",
                   "        if S.over:",
                   "            return"]
-    here = _in_place(game, node.body, ns, "fr")
-    if here is None:
-        ns["_body"] = stepper(game, node.body)
-        here = [*_push(game, node.body), "_body(S, stack[-1])", *_back("fr")]
-    lines += ["        " + line for line in here]
-    code = "\n".join(lines) + "\n"
-    ns["__builtins__"] = {}
-    exec(compile(code, f"<horde:flow for_each {nid}>", "exec"), ns)  # noqa: S102
-    return ns[f"_for_each_{nid}"]
+    lines += ["        " + line for line in _nested(game, node.body, ns, "fr")]
+    return _define(ns, lines, f"<horde:flow for_each {nid}>")
 
 
 def _make_repeat(game, nid: int):
