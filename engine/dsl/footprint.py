@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast as py
 
 from engine.dsl.builtins import BUILTINS
+from engine.memo import remembered
 
 ANY = "*"
 OTHER = "@other"
@@ -112,20 +113,16 @@ def is_log_write(call: py.Call) -> bool:
 
 
 def _footprint(game, c, kind: str) -> frozenset:
-    memo = game.plans.setdefault(("footprint", kind), {})
-    key = id(c)  # the game holds `c`, so its id stays its own
-    if key in memo:
-        return memo[key] if memo[key] is not None else frozenset({ANY})  # None: being made
-    memo[key] = None
-    tree = body_tree(c)
-    if tree is None:
-        found = frozenset({ANY})
-    else:
+    """Made once per snippet and game; a snippet reached again while its own is being made
+    (a procedure that calls itself) counts as anything."""
+    def make() -> frozenset:
+        tree = body_tree(c)
+        if tree is None:
+            return frozenset({ANY})
         walker = _Reads(game) if kind == "reads" else _Writes(game)
         walker.visit(tree)
-        found = frozenset(walker.found)
-    memo[key] = found
-    return found
+        return frozenset(walker.found)
+    return remembered(game.plans.setdefault(("footprint", kind), {}), c, make, frozenset({ANY}))
 
 
 def _proc(game, name: str):

@@ -14,6 +14,7 @@ from operator import itemgetter
 
 from engine.dsl import builtins as core
 from engine.dsl.values import E, P
+from engine.memo import remembered
 
 
 def _value_label(S, v) -> str:
@@ -663,17 +664,15 @@ def _prepared(game, c):
     per game: an action offered at several points shares its condition among plans."""
     from engine.dsl.procs import inline
 
-    key = ("test", id(c))  # the game holds `c`, so its id stays its own
-    if key not in game.plans:
+    def make():
         test = _test(c)
         if test is None:
-            game.plans[key] = None
-        else:
-            tree, n, names = inline(pyast.parse(test, mode="eval"), game, players=("v_me",))
-            hoist = _Hoist()
-            tree = hoist.visit(tree)
-            game.plans[key] = (pyast.unparse(tree), n, names, hoist.names, _first_held(tree), _plain(tree))
-    return game.plans[key]
+            return None
+        tree, n, names = inline(pyast.parse(test, mode="eval"), game, players=("v_me",))
+        hoist = _Hoist()
+        tree = hoist.visit(tree)
+        return (pyast.unparse(tree), n, names, hoist.names, _first_held(tree), _plain(tree))
+    return remembered(game.plans.setdefault("tests", {}), c, make)
 
 
 def _first_held(tree) -> tuple[tuple[str, str | None], ...] | None:

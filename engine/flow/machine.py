@@ -17,6 +17,7 @@ from engine.flow.decision import Decision
 from engine.flow.labels import legal_bindings
 from engine.flow.nodes import ASK, FOR_EACH, SEQ, WINDOW
 from engine.flow.steppers import stepper
+from engine.memo import remembered
 
 # what a failing snippet may raise: each becomes a RuleRuntimeError at the snippet's place
 CATCH = (HordeError, ArithmeticError, LookupError, TypeError, AttributeError, ValueError, RecursionError)
@@ -101,11 +102,8 @@ def may_end(g, c: Compiled) -> bool:
     ends = g.plans.get("ends")
     if ends is None:
         watched = frozenset().union(*(footprint.reads(g, end.when) for end in g.end))
-        ends = g.plans["ends"] = {"watched": watched}
-    answer = ends.get(id(c))
-    if answer is None:
-        answer = ends[id(c)] = footprint.meet(ends["watched"], footprint.writes(g, c))
-    return answer
+        ends = g.plans["ends"] = {"watched": watched, "by effect": {}}
+    return remembered(ends["by effect"], c, lambda: footprint.meet(ends["watched"], footprint.writes(g, c)))
 
 
 def after_effect(S, c: Compiled | None = None) -> None:

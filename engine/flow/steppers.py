@@ -25,6 +25,7 @@ from operator import itemgetter
 from engine.dsl.runtime import zone_refs
 from engine.flow.labels import handed, legal_bindings, needs_locals, window_check, window_skip
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
+from engine.memo import remembered
 
 # a call runs its procedure's body in place only while the stack is this shallow; deeper
 # (a procedure that calls itself), the interpreter's loop runs it, and Python's stack stays small
@@ -320,12 +321,8 @@ def contained(game, c) -> bool:
     (what `after_effect` does afterwards aside): it calls no flow procedure and only
     builtins of the core vocabulary other than `win` and `end_game`, and procedures that
     are contained too. Made once per snippet and game."""
-    memo = game.plans.setdefault("contained", {})
-    key = id(c)  # the game holds `c`, so its id stays its own
-    if key not in memo:
-        memo[key] = False  # a procedure that calls itself is not known to be contained
-        memo[key] = _contained(game, c)
-    return memo[key]
+    # a procedure that calls itself is not known to be contained
+    return remembered(game.plans.setdefault("contained", {}), c, lambda: _contained(game, c), False)
 
 
 _SAFE_HELPERS = frozenset({"_get", "_set", "_items", "_repeat", "_in", "_Z", "_type", "_P", "_E"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,17 @@ def test_a_game_whose_end_holds_at_the_start_is_over_at_once(tmp_path):
         'when: "any([p.score >= params.goal', 'when: "any([p.tag == \'\' or p.score >= params.goal'))
     S = engine.load(tmp_path).new_state(players=2, seed=1)
     assert S.over
+
+
+def test_snippets_compiled_and_dropped_get_their_own_footprints(game):
+    """A scenario's setup is compiled for one run and dropped; a snippet made later may get
+    its `id()`. Every snippet must still be judged by its own code, not a dropped one's."""
+    sources = ["me.score = 1", "game.rounds = 1", "me.tag = 'x'"]
+    expected = [{"score"}, {"rounds"}, {"tag"}]
+    me = {"me": "player"}
+    for k in range(300):
+        c = game.compile_expr(sources[k % 3], effect=True, scope=me)
+        assert footprint.writes(game, c) == expected[k % 3]
+        assert machine.may_end(game, c) is (k % 3 == 0)  # the end reads `score`
+        del c
+        gc.collect()  # the snippet is freed now (it sits in reference cycles), so its id is free
