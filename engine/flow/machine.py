@@ -102,8 +102,11 @@ def may_end(g, c: Compiled) -> bool:
     ends = g.plans.get("ends")
     if ends is None:
         watched = frozenset().union(*(footprint.reads(g, end.when) for end in g.end))
-        ends = g.plans["ends"] = {"watched": watched, "by effect": {}}
-    return remembered(ends["by effect"], c, lambda: footprint.meet(ends["watched"], footprint.writes(g, c)))
+        ends = g.plans["ends"] = {"watched": watched}
+    memo = ends.get("by effect")  # kept with what it was worked out from: a new "ends" starts afresh
+    if memo is None:
+        memo = ends["by effect"] = {}
+    return remembered(memo, c, lambda: footprint.meet(ends["watched"], footprint.writes(g, c)))
 
 
 def after_effect(S, c: Compiled | None = None) -> None:
