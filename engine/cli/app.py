@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
+import platform
 
 import typer
 from typer.core import TyperGroup
@@ -50,7 +51,7 @@ class HordeGroup(TyperGroup):
             if os.environ.get("HORDE_DEBUG"):
                 raise
             typer.echo(f"horde: internal error: {type(exc).__name__}: {exc}\n"
-                       "This is a bug in horde; set HORDE_DEBUG=1 to see where it happened.",
+                       f"This is a bug in {version()}; set HORDE_DEBUG=1 to see where it happened.",
                        err=True)
             raise typer.Exit(2) from None
 
@@ -60,12 +61,38 @@ def build_app() -> typer.Typer:
         cls=HordeGroup, name="horde", no_args_is_help=True, add_completion=False,
         pretty_exceptions_enable=False,
         help="Play, check and simulate tabletop games written as horde rule packs.")
+    app.callback()(_root)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(app)
     for info in app.registered_commands:
         if info.help is None:
             info.help = reflowed(inspect.getdoc(info.callback) or "")
     return app
+
+
+def version() -> str:
+    """`horde 0.1.0 (Python 3.11.7)`: what a bug report needs to say first."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        mine = installed("horde")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        mine = "(not installed)"
+    return f"horde {mine} (Python {platform.python_version()})"
+
+
+def _show_version(shown: bool) -> None:
+    if shown:
+        typer.echo(version())
+        raise typer.Exit()
+
+
+def _root(
+    show_version: bool = typer.Option(False, "--version", is_eager=True, callback=_show_version,
+                                      help="Print horde's version and Python's, and exit."),
+) -> None:
+    """The options before a command."""
 
 
 def reflowed(doc: str) -> str:

@@ -33,3 +33,17 @@ def test_later_paragraphs_of_a_command_help_are_reflowed(horde, monkeypatch):
     r = horde("compare", "--help")
     assert r.exit_code == 0
     assert "(and `base` before it when no variant is named): `horde compare PACK" in r.output
+
+
+def test_version_names_horde_and_python(horde):
+    import platform
+    from importlib.metadata import version
+
+    r = horde("--version")
+    assert r.exit_code == 0
+    assert r.output.strip() == f"horde {version('horde')} (Python {platform.python_version()})"
+
+
+def test_commands_run_as_before_with_the_root_options(horde):
+    r = horde("list")
+    assert r.exit_code == 0 and "roll-them-bones" in r.output

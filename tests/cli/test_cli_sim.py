@@ -109,6 +109,8 @@ def test_a_bug_is_one_line_not_a_traceback(horde, monkeypatch):
     r = horde("sim", PACK, "-n", 1)
     assert r.exit_code == 2
     assert "internal error: ValueError: oops" in r.output
+    assert "This is a bug in horde " in r.output and "(Python " in r.output  # which version
+    assert "Traceback" not in r.output
 
 
 @pytest.mark.parametrize("command", ["list", "validate", "play", "replay", "sim", "scenario",
