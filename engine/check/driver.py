@@ -30,6 +30,8 @@ from engine.resources import cache_dir
 # Past this many decisions in one game, the rest are chosen by a seeded generator whose
 # seed Hypothesis draws: the choice sequence stays well inside Hypothesis's buffer.
 DRAWN_DECISIONS = 2000
+# Games in the first round of a check with a time limit (see `_round_size`).
+FIRST_ROUND = 2
 
 
 @dataclass
@@ -76,6 +78,31 @@ def _chooser(data, st) -> Callable[[int], int]:
     return choose
 
 
+def _round_size(left: int, played: int, elapsed: float, limit: float) -> int:
+    """How many games the next round of a check with a time limit plays: a couple to see how
+    long a game takes, then what that says fits in most of the time left, but never more
+    than were played so far: Hypothesis tries its simplest games first, which are often
+    shorter than the rest, so the first estimates are too hopeful.
+
+    A time limit cannot be kept from inside a Hypothesis run: a game that stops early
+    because the time is up differs from an earlier game that began with the same choices,
+    and Hypothesis then stops with "inconsistent data generation". So a limited check runs
+    in rounds, each a whole Hypothesis run of a fixed number of games."""
+    if elapsed >= limit:
+        return 0
+    if played == 0:
+        return min(left, FIRST_ROUND)
+    return min(left, played, int(0.8 * (limit - elapsed) * played / elapsed))
+
+
+def _round_seed(seed: int, k: int) -> int:
+    """Round k's seed: the check's own for the first round (so a check that fits in one
+    round plays what it always played), then one derived from it."""
+    if k == 0:
+        return seed
+    return int.from_bytes(hashlib.sha256(f"{seed}/{k}".encode()).digest()[:8], "big")
+
+
 def _shorter(a: Failure, b: Failure | None) -> bool:
     return b is None or (len(a.steps), a.players, a.seed) < (len(b.steps), b.players, b.seed)
 
@@ -87,8 +114,9 @@ def run_check(game, *, players: int | None = None, examples: int = 100, seed: in
               tries: int | None = 8,
               progress: Callable[[CheckResult], None] | None = None) -> CheckResult:
     """Play up to `examples` games chosen by Hypothesis; the result holds the shortest failure
-    found (after shrinking), or none. No new game starts after `time_limit` seconds (a
-    failure found by then is still shrunk). `max_steps`, `tries`, `dense` and `horizon` are
+    found (after shrinking), or none. With `time_limit`, games are played in rounds sized to
+    end within it (see `_round_size`), and no round starts after it (a failure found by
+    then is still shrunk). `max_steps`, `tries`, `dense` and `horizon` are
     passed to `play`."""
     try:
         from hypothesis import HealthCheck, Phase, Verbosity, given, reporting, settings
@@ -110,49 +138,57 @@ def run_check(game, *, players: int | None = None, examples: int = 100, seed: in
     count = st.just(players) if players is not None else st.integers(game.players_min,
                                                                       game.players_max)
 
-    @settings(max_examples=examples, deadline=None, database=db, print_blob=False,
-              phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
-              report_multiple_bugs=False, verbosity=Verbosity.quiet,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                     HealthCheck.large_base_example,
-                                     HealthCheck.filter_too_much])
-    @given(seed=st.integers(0, 2**31 - 1), n=count, data=st.data())
-    def one_game(seed, n, data):
-        now = time.perf_counter()
-        if first_failure and now - first_failure[0] > shrink_seconds:
-            return  # enough shrinking: the shortest failure so far will do
-        if not first_failure and time_limit is not None and now - start > time_limit:
-            return  # out of time: the games played so far are the answer
-        try:
-            result.steps += play(game, n, seed, _chooser(data, st), laws=laws,
-                                 max_steps=max_steps, tries=tries, dense=dense,
-                                 horizon=horizon)
-            result.games += 1
-        except Broken as exc:
-            result.games += 1
-            result.failing_games += 1
-            result.steps += len(exc.failure.steps)
-            if not first_failure:
-                first_failure.append(time.perf_counter())
-            if _shorter(exc.failure, result.failure):
-                result.failure = exc.failure
-            raise
-        finally:  # Hypothesis may also stop a game midway (too many choices): not counted
-            result.seconds = time.perf_counter() - start
-            if progress is not None:
-                progress(result)
+    def one_round(size: int, round_seed: int | None) -> None:
+        @settings(max_examples=size, deadline=None, database=db, print_blob=False,
+                  phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
+                  report_multiple_bugs=False, verbosity=Verbosity.quiet,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                         HealthCheck.large_base_example,
+                                         HealthCheck.filter_too_much])
+        @given(seed=st.integers(0, 2**31 - 1), n=count, data=st.data())
+        def one_game(seed, n, data):
+            if first_failure and time.perf_counter() - first_failure[0] > shrink_seconds:
+                return  # enough shrinking: the shortest failure so far will do
+            try:
+                result.steps += play(game, n, seed, _chooser(data, st), laws=laws,
+                                     max_steps=max_steps, tries=tries, dense=dense,
+                                     horizon=horizon)
+                result.games += 1
+            except Broken as exc:
+                result.games += 1
+                result.failing_games += 1
+                result.steps += len(exc.failure.steps)
+                if not first_failure:
+                    first_failure.append(time.perf_counter())
+                if _shorter(exc.failure, result.failure):
+                    result.failure = exc.failure
+                raise
+            finally:  # Hypothesis may also stop a game midway (too many choices): not counted
+                result.seconds = time.perf_counter() - start
+                if progress is not None:
+                    progress(result)
 
-    if seed is not None:
-        one_game = fixed_seed(seed)(one_game)
-    try:
-        with reporting.with_reporter(lambda _msg: None):
-            one_game()
-    except Broken:
-        pass
-    except Exception:
-        # Hypothesis found the failure unreliable (we stopped shrinking) or gave up: the
-        # failure we kept is still a real, replayable one. Without one, this is ours.
-        if result.failure is None:
-            raise
+        if round_seed is not None:
+            one_game = fixed_seed(round_seed)(one_game)
+        try:
+            with reporting.with_reporter(lambda _msg: None):
+                one_game()
+        except Broken:
+            pass
+        except Exception:
+            # Hypothesis found the failure unreliable (we stopped shrinking) or gave up: the
+            # failure we kept is still a real, replayable one. Without one, this is ours.
+            if result.failure is None:
+                raise
+
+    left, k = examples, 0
+    while left > 0 and result.failure is None:
+        size = left if time_limit is None else _round_size(left, result.games,
+                                                           time.perf_counter() - start, time_limit)
+        if size < 1:
+            break  # out of time: the games played so far are the answer
+        one_round(size, None if seed is None else _round_seed(seed, k))
+        left -= size
+        k += 1
     result.seconds = time.perf_counter() - start
     return result

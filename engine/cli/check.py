@@ -45,7 +45,8 @@ def check(
         help="Decisions a game may take before it counts as endless.")] = 5000,
     time_limit: Annotated[float | None, typer.Option(
         "--time", "-t", metavar="SECONDS", min=0,
-        help="Start no new game after this long (a failure found is still shrunk).")] = None,
+        help="Stop after about this long: games are played in rounds sized to the time "
+        "left (a failure found is still shrunk).")] = None,
     scenario_out: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar="FILE",
         help="Where to write the reproducing scenario (default: ./horde-check-PACK.yaml).")] = None,
