@@ -129,6 +129,28 @@ def load_game(record: dict):
     return game
 
 
+def last_state(record: dict):
+    """The state a recorded game stopped in (its end, or where the players left it), rebuilt
+    and checked as `replay` does, without keeping the states on the way."""
+    check(record)
+    game = load_game(record)
+    state = game.new_state(players=record["players"], seed=record["seed"])
+    for k, label in enumerate(record["decisions"]):
+        _take(state, k, label)
+    return state
+
+
+def _take(state, k: int, label: str) -> None:
+    """Decision k+1 of a record, refused when the game is over or the label not legal."""
+    d = state.decision()
+    if d is None:
+        raise StateError(f"decision {k + 1} ('{label}'): the game is already over")
+    if label not in d.index:
+        raise StateError(f"decision {k + 1} ('{label}') is not legal for P{d.player} "
+                         f"at {d.point}", hint=f"legal: {', '.join(d.actions[:12])}")
+    state.apply(label)
+
+
 def replay(record: dict) -> Iterator:
     """The states of a recorded game: the start, then one after each decision."""
     check(record)
@@ -136,12 +158,6 @@ def replay(record: dict) -> Iterator:
     state = game.new_state(players=record["players"], seed=record["seed"])
     yield state
     for k, label in enumerate(record["decisions"]):
-        d = state.decision()
-        if d is None:
-            raise StateError(f"decision {k + 1} ('{label}'): the game is already over")
-        if label not in d.index:
-            raise StateError(f"decision {k + 1} ('{label}') is not legal for P{d.player} "
-                             f"at {d.point}", hint=f"legal: {', '.join(d.actions[:12])}")
         state = state.clone()
-        state.apply(label)
+        _take(state, k, label)
         yield state

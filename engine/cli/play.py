@@ -1,4 +1,5 @@
-"""`horde play` and `horde replay`: games at the terminal, live or from a record."""
+"""`horde play`, `horde resume` and `horde replay`: games at the terminal, live, resumed from a
+record, or shown again from one."""
 
 from __future__ import annotations
 
@@ -36,7 +37,8 @@ def play(
              "of players). Default: you plus random bots.")] = None,
     seed: SeedOpt = None,
     save: Annotated[Path | None, typer.Option(
-        "--save", metavar="FILE", help="Write the game record to FILE (for `horde replay`).")
+        "--save", metavar="FILE",
+        help="Write the game record to FILE (for `horde replay` and `horde resume`).")
     ] = None,
     delay: Annotated[float, typer.Option(
         "--delay", metavar="SECONDS", min=0.0,
@@ -44,9 +46,9 @@ def play(
 ) -> None:
     """Play a game at the terminal: people choose from numbered lists, bots play themselves."""
     from engine.bots import make_bot
+    from engine.cli.common import parse_sets
     from engine.cli.session import Session
     from engine.record import make_record
-    from engine.record import save as save_record
     from engine.sim.seeds import bot_seed
 
     game = load_game(pack, mode, house, set_)
@@ -54,17 +56,63 @@ def play(
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
     bots = [make_bot(spec, bot_seed(seed, 0, s), game) for s, spec in enumerate(specs)]
-    session = Session(game, specs, bots, seed, out(), delay)
-    state = session.run()
+    state = Session(game, specs, bots, seed, out(), delay).run()
+    _after(state, save, lambda: make_record(state, pack, house or [], parse_sets(set_), specs))
+
+
+def _after(state, save: Path | None, record) -> None:
+    """The end of a session: the score (packs that keep high scores), the record saved."""
+    from engine.record import save as save_record
     from engine.scores import record_score
-    entry = record_score(game, state)  # only packs that keep high scores (`highscores:`)
+
+    entry = record_score(state.game, state)  # only packs with `highscores:`
     if entry is not None:
         out().print(Text(f"score {entry['score']}: #{entry['rank']} in the local high-score "
                          "table (`horde scores`)", style="bold"))
     if save is not None:
-        from engine.cli.common import parse_sets
-        save_record(make_record(state, pack, house or [], parse_sets(set_), specs), save)
+        save_record(record(), save)
         out().print(Text(f"saved to {save}"))
+
+
+def resume(
+    file: Annotated[Path, typer.Argument(help="A game record written by `horde play --save`.")],
+    players: Annotated[str | None, typer.Option(
+        "--players", "-p", metavar="SEATS",
+        help="Who sits at each seat from now on, e.g. human,random (default: as recorded).")
+    ] = None,
+    save: Annotated[Path | None, typer.Option(
+        "--save", metavar="FILE",
+        help="Write the game record here (default: back to FILE, the game so far and on).")
+    ] = None,
+    delay: Annotated[float, typer.Option(
+        "--delay", metavar="SECONDS", min=0.0,
+        help="Pause between decisions when only bots play.")] = 0.0,
+) -> None:
+    """Go on with a saved game (stopped with `q`) where it was left, and save it again.
+
+    The rules must be the ones it was played with, as for `horde replay`. Bots go on with
+    dice of their own: a resumed game is not the game that an unstopped one would have been."""
+    from engine.bots import make_bot
+    from engine.cli.session import Session
+    from engine.record import last_state, load, make_record
+    from engine.sim.seeds import bot_seed
+
+    record = load(file)
+    state = last_state(record)
+    if state.over:
+        raise HordeError(f"{file}: the game is over", hint=f"`horde replay {file}` shows it")
+    specs = seat_specs(players, state.game) if players else record["bots"]
+    if not specs:
+        raise HordeError(f"{file} does not say who sat where",
+                         hint="give the seats with --players, e.g. human,random")
+    if len(specs) != len(state.pl):
+        raise HordeError(f"--players '{','.join(specs)}': this game has {len(state.pl)} seats, "
+                         f"not {len(specs)}")
+    made = len(state.history)  # the bots' dice depend on where the game goes on
+    bots = [make_bot(spec, bot_seed(state.seed, made, s), state.game) for s, spec in enumerate(specs)]
+    state = Session(state.game, specs, bots, state.seed, out(), delay).run(state)
+    house = [h["path"] for h in record["house"]]
+    _after(state, save or file, lambda: make_record(state, record["pack"], house, record["params"], specs))
 
 
 def replay(
@@ -108,4 +156,5 @@ def replay(
 
 def register(app: typer.Typer) -> None:
     app.command("play")(play)
+    app.command("resume")(resume)
     app.command("replay")(replay)

@@ -4,7 +4,8 @@ Human seats choose from numbered lists (or type a label); bots play by themselve
 one person at the table their view is drawn before each of their decisions; with several
 (hot seat) a "pass the device" screen comes first, so nobody sees another's hand; with
 nobody (a demo) the spectator view is drawn after every decision. End of input, or `q` at
-a prompt, stops the game politely, keeping what was played (it can still be saved).
+a prompt, stops the game politely, keeping what was played (it can still be saved, and
+`horde resume` goes on with it later).
 """
 
 from __future__ import annotations
@@ -58,11 +59,16 @@ class Session:
         self.console.print(Rule(style="dim"))
         self.console.print(self.renderer.render(state, viewer))
 
-    def run(self):
-        """Play to the end (or until input ends); returns the last state."""
-        state = self.game.new_state(players=len(self.specs), seed=self.seed)
+    def run(self, state=None):
+        """Play to the end (or until input ends); returns the last state. With `state`, go
+        on from there (a resumed game)."""
+        played = 0 if state is None else len(state.history)
+        if state is None:
+            state = self.game.new_state(players=len(self.specs), seed=self.seed)
         self.console.print(Text(f"{self.game.title}: {len(self.specs)} players "
-                                f"({', '.join(self.specs)}), seed {self.seed}", style="bold"))
+                                f"({', '.join(self.specs)}), seed {self.seed}"
+                                + (f", resumed after {played} decisions" if played else ""),
+                                style="bold"))
         demo = not self.humans
         if demo:
             self.draw(state, None)

@@ -166,3 +166,57 @@ def test_replay_of_a_corrupt_file_is_a_clear_error(horde, tmp_path):
     r = horde("replay", tmp_path / "missing.json")
     assert r.exit_code == 1
     assert "cannot read" in r.output
+
+
+def _stopped_game(horde, tmp_path, answers: str = "1\nq\n"):
+    saved = tmp_path / "game.json"
+    r = horde("play", "defcon-z", "--players", "human,random", "--seed", 2, "--save", saved,
+              input=answers)
+    assert r.exit_code == 0 and "Stopped" in r.output
+    return saved, json.loads(saved.read_text())
+
+
+def test_resume_goes_on_where_the_game_was_left_and_saves_it_back(horde, tmp_path):
+    saved, before = _stopped_game(horde, tmp_path, "1\n1\nq\n")
+    r = horde("resume", saved, input="1\n1\nq\n")
+    assert r.exit_code == 0
+    assert f"resumed after {len(before['decisions'])} decisions" in r.output
+    after = json.loads(saved.read_text())
+    assert after["decisions"][:len(before["decisions"])] == before["decisions"]
+    assert len(after["decisions"]) == len(before["decisions"]) + 2
+    assert {k: v for k, v in after.items() if k != "decisions"} == \
+        {k: v for k, v in before.items() if k != "decisions"}
+    assert horde("replay", saved).exit_code == 0  # the saved game replays as it was played
+
+
+def test_resume_with_other_seats_plays_to_the_end_and_a_finished_game_is_refused(horde, tmp_path):
+    saved = tmp_path / "game.json"
+    horde("play", PACK, "--players", "human,random", "--seed", 3, "--save", saved, input="q\n")
+    done = tmp_path / "done.json"
+    r = horde("resume", saved, "--players", "random,random", "--save", done)
+    assert r.exit_code == 0 and final_line(r.output).startswith("Game over:")
+    assert json.loads(done.read_text())["bots"] == ["random", "random"]
+    assert final_line(horde("replay", done).output) == final_line(r.output)
+    again = horde("resume", done)
+    assert again.exit_code == 1 and "the game is over" in again.output
+    assert f"horde replay {done}" in again.output
+
+
+def test_resume_refuses_a_wrong_seat_count_and_a_record_without_seats(horde, tmp_path):
+    saved, record = _stopped_game(horde, tmp_path)
+    r = horde("resume", saved, "--players", "random")
+    assert r.exit_code == 1 and "this game has 2 seats, not 1" in r.output
+    record["bots"] = []
+    saved.write_text(json.dumps(record))
+    r = horde("resume", saved)
+    assert r.exit_code == 1 and "does not say who sat where" in r.output
+    assert horde("resume", saved, "--players", "human,random", input="q\n").exit_code == 0
+
+
+def test_resume_refuses_a_changed_pack(horde, pack_copy, tmp_path):
+    saved = tmp_path / "game.json"
+    horde("play", pack_copy, "--players", "human,random", "--seed", 3, "--save", saved,
+          input="1\nq\n")
+    edit(pack_copy / "pack.yaml", "blocks: {default: 16", "blocks: {default: 17")
+    r = horde("resume", saved)
+    assert r.exit_code == 1 and "changed since the game was recorded" in r.output
