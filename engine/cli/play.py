@@ -14,6 +14,9 @@ from rich.text import Text
 from engine.cli.common import HouseOpt, ModeOpt, PackArg, SeedOpt, SetOpt, load_game, out
 from engine.errors import HordeError
 
+DelayOpt = Annotated[float, typer.Option(
+    "--delay", metavar="SECONDS", min=0.0, help="Pause between decisions when only bots play.")]
+
 
 def seat_specs(players: str | None, game) -> list[str]:
     """One spec per seat: as given, or one person plus random bots up to the default."""
@@ -40,9 +43,7 @@ def play(
         "--save", metavar="FILE",
         help="Write the game record to FILE (for `horde replay` and `horde resume`).")
     ] = None,
-    delay: Annotated[float, typer.Option(
-        "--delay", metavar="SECONDS", min=0.0,
-        help="Pause between decisions when only bots play.")] = 0.0,
+    delay: DelayOpt = 0.0,
 ) -> None:
     """Play a game at the terminal: people choose from numbered lists, bots play themselves."""
     from engine.bots import make_bot
@@ -84,9 +85,7 @@ def resume(
         "--save", metavar="FILE",
         help="Write the game record here (default: back to FILE, the game so far and on).")
     ] = None,
-    delay: Annotated[float, typer.Option(
-        "--delay", metavar="SECONDS", min=0.0,
-        help="Pause between decisions when only bots play.")] = 0.0,
+    delay: DelayOpt = 0.0,
 ) -> None:
     """Go on with a saved game (stopped with `q`) where it was left, and save it again.
 
