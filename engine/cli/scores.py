@@ -33,7 +33,7 @@ def scores(
     if not entries:
         where = f" for {pack}" + (f" ({mode})" if mode else "") if pack else ""
         console.print(Text(f"no scores yet{where}: {table.scores_path()}"))
-        kept = sorted({(e["pack"], e.get("mode") or "") for e in table.top(limit=10**9)})
+        kept = sorted({(e["pack"], e.get("mode") or "") for e in table.load()})
         if kept and (pack or mode):  # a misspelt pack or mode finds nothing: say what there is
             console.print(Text("    hint: scores are kept for " + ", ".join(
                 p + (f" --mode {m}" if m else "") for p, m in kept)))

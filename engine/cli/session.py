@@ -62,9 +62,9 @@ class Session:
     def run(self, state=None):
         """Play to the end (or until input ends); returns the last state. With `state`, go
         on from there (a resumed game)."""
-        played = 0 if state is None else len(state.history)
         if state is None:
             state = self.game.new_state(players=len(self.specs), seed=self.seed)
+        played = len(state.history)
         self.console.print(Text(f"{self.game.title}: {len(self.specs)} players "
                                 f"({', '.join(self.specs)}), seed {self.seed}"
                                 + (f", resumed after {played} decisions" if played else ""),
