@@ -16,14 +16,10 @@ def load(ref: str | Path, mode: str | None = None, params: dict | None = None,
          house: Sequence[str | Path] = ()) -> Game:
     """Load, validate and compile a pack (by id or path), with a mode and house rules."""
     import engine.board  # noqa: F401 - registers the board building blocks
-    from engine.dsl.parser import save_cache
     from engine.pack.build import Builder
     from engine.pack.loader import load_tree
 
-    try:
-        tree = load_tree(ref, mode=mode, house=house)  # schema-validated, all problems at once
-        return Builder(tree.node, params=params, mode=tree.mode,
-                       files=[str(f) for f in tree.files],
-                       house=[str(h) for h in house]).build()
-    finally:
-        save_cache()  # what this load parsed, for the next process (docs/cache.md)
+    tree = load_tree(ref, mode=mode, house=house)  # schema-validated, all problems at once
+    return Builder(tree.node, params=params, mode=tree.mode,
+                   files=[str(f) for f in tree.files],
+                   house=[str(h) for h in house]).build()

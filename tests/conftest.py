@@ -20,9 +20,9 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
-# The run never reads or writes the user's cache (docs/cache.md): it gets an empty one of
-# its own, which subprocesses inherit, and which goes when the run ends (HORDE_NO_CACHE=1
-# still turns caching off).
+# The run never reads or writes the user's cache folder (horde check's example database):
+# it gets an empty one of its own, which subprocesses inherit, and which goes when the run
+# ends.
 os.environ["HORDE_CACHE_DIR"] = tempfile.mkdtemp(prefix="horde-test-cache-")
 atexit.register(shutil.rmtree, os.environ["HORDE_CACHE_DIR"], True)
 

@@ -10,19 +10,16 @@ everyday ones without tables and gives exactly Lark's AST, or nothing. Lark pars
 it does not read, errors included, so every error is found, worded and placed by Lark.
 The reader is used only with the grammar it was written for (its GRAMMAR_SHA256).
 
-Both Lark's tables and each snippet's AST are kept in the user's cache
-(`engine.resources`, docs/cache.md): the tables as Lark's own serialized form, each
-snippet that parsed as its AST. Both files are plain JSON named after a digest of the
-grammar, this module, the AST module, the quick reader and the installed Lark, so a change
-to any of them starts afresh. Snippets that fail to parse are never cached. Lark itself is
-imported only when something has to be parsed by it.
+Nothing is kept between processes: a parse read back from disk would be text that
+reaches the compiler without having been parsed, and with the quick reader a pack loads
+fast without it. Lark itself is imported, and its tables built, only when something has
+to be parsed by it.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import sys
 from typing import TYPE_CHECKING
 
@@ -35,7 +32,6 @@ if TYPE_CHECKING:
     from lark.exceptions import UnexpectedInput
 
 MAX_NESTING = 60  # the transformer recurses; deeper trees are refused before it runs
-MAX_CACHED = 5_000  # snippets in the cache file; past this, only those the writer used stay
 
 
 @functools.cache
@@ -47,14 +43,6 @@ def _grammar() -> str:
 def _quick_reader_fits() -> bool:
     """Whether `engine.dsl.fastparse` was written for this grammar (see GRAMMAR_SHA256)."""
     return hashlib.sha256(_grammar().encode()).hexdigest() == fastparse.GRAMMAR_SHA256
-
-
-@functools.cache
-def _version() -> str | None:
-    """What every cached parse depends on, as the cache files' names (None: cache nothing)."""
-    code = resources.code_identity("lark", "engine.dsl.parser", "engine.dsl.ast",
-                                   "engine.dsl.fastparse")
-    return resources.digest(_grammar(), code) if code is not None else None
 
 
 def _indenter():
@@ -71,64 +59,12 @@ def _indenter():
     return Indent()
 
 
-# Lark options given again when tables are loaded (Lark's own cache does the same): they
-# are objects or do not shape the tables, so they are not stored.
-_RUNTIME_OPTIONS = ("postlex", "transformer", "lexer_callbacks", "use_bytes", "debug",
-                    "g_regex_flags", "regex", "propagate_positions", "tree_class", "_plugins")
-
-
 @functools.cache
 def _parser():
     from lark import Lark
 
-    name = f"lalr-{_version()}.json" if _version() is not None else None
-    raw = resources.read_cache(name) if name is not None else None
-    if raw is not None:
-        try:
-            saved = json.loads(raw, object_hook=_int_keys)
-            return Lark._load_from_dict(saved["data"], saved["memo"], postlex=_indenter(),
-                                        propagate_positions=True)
-        except Exception:  # noqa: BLE001 - a damaged or foreign cache file is no cache
-            pass
-    parser = Lark(_grammar(), parser="lalr", postlex=_indenter(), propagate_positions=True,
-                  maybe_placeholders=True)
-    if name is not None:
-        _save_tables(parser, name)
-    return parser
-
-
-def _save_tables(parser, name: str) -> None:
-    from lark.grammar import Rule
-    from lark.lexer import TerminalDef
-
-    if resources.cache_dir() is None:
-        return
-    data, memo = parser.memo_serialize([TerminalDef, Rule])
-    data["options"] = {k: v for k, v in data["options"].items() if k not in _RUNTIME_OPTIONS}
-    try:
-        text = json.dumps(_tag_int_keys({"data": data, "memo": memo}))
-    except (TypeError, ValueError):  # something Lark stores that JSON cannot hold: no cache
-        return
-    resources.write_cache(name, text.encode())
-
-
-def _tag_int_keys(x):
-    """JSON keeps only string keys; Lark's tables are keyed by state and token numbers.
-    Any other kind of key is a TypeError: JSON would turn it into a string unannounced."""
-    if isinstance(x, dict):
-        if x and all(type(k) is int for k in x):
-            return {"#int": {str(k): _tag_int_keys(v) for k, v in x.items()}}
-        if "#int" in x or not all(type(k) is str for k in x):
-            raise TypeError("a mapping JSON cannot hold as it is")
-        return {k: _tag_int_keys(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_tag_int_keys(v) for v in x]
-    return x
-
-
-def _int_keys(obj: dict):
-    inner = obj.get("#int") if len(obj) == 1 else None
-    return {int(k): v for k, v in inner.items()} if inner is not None else obj
+    return Lark(_grammar(), parser="lalr", postlex=_indenter(), propagate_positions=True,
+                maybe_placeholders=True)
 
 
 _TOKEN_WORDS = {
@@ -378,113 +314,12 @@ def _parse_tree(text: str) -> Tree:
     return tree
 
 
-_NODE_TYPES = {cls.__name__: cls for cls in vars(ast).values()
-               if isinstance(cls, type) and issubclass(cls, ast.Node) and cls is not ast.Node}
-
-
-_FIELDS = {cls: (name, tuple(f for f in cls.__dataclass_fields__ if f != "pos"))
-           for name, cls in _NODE_TYPES.items()}
-
-
-def _encode(x):
-    """An AST as JSON: a node is [type, line, col, fields...], a tuple is ["", items...]."""
-    kind = _FIELDS.get(x.__class__)
-    if kind is not None:
-        name, fields = kind
-        return [name, x.pos[0], x.pos[1], *[_encode(getattr(x, f)) for f in fields]]
-    if isinstance(x, ast.Node):
-        raise TypeError(f"no JSON form for {type(x).__name__}")
-    if isinstance(x, tuple):
-        return ["", *[_encode(v) for v in x]]
-    if x is None or isinstance(x, (str, int)):  # bool is an int
-        return x
-    raise TypeError(f"no JSON form for {type(x).__name__}")
-
-
-def _decode(x):
-    if x.__class__ is not list:
-        return x
-    tag = x[0]
-    if not tag:
-        return tuple([_decode(v) for v in x[1:]])
-    return _NODE_TYPES[tag]((x[1], x[2]), *[_decode(v) for v in x[3:]])
-
-
-class _SnippetCache:
-    """Snippets parsed in earlier processes, by text, read from the cache on first need,
-    and those parsed in this one, written back by `save_cache`. Each AST is kept as its
-    own JSON text inside the file, so a load decodes only the snippets it asks for."""
-
-    def __init__(self):
-        self.reset()
-
-    def reset(self) -> None:
-        self.saved: dict[str, str] | None = None  # None: not read yet
-        self.on = False
-        self.used: set[str] = set()
-        self.fresh: dict[str, str] = {}
-
-    @property
-    def name(self) -> str:
-        return f"parse-{_version()}.json"
-
-    def get(self, text: str) -> ast.Program | None:
-        if self.saved is None:
-            self.on = _version() is not None and resources.cache_dir() is not None
-            raw = resources.read_cache(self.name) if self.on else None
-            try:
-                saved = json.loads(raw) if raw is not None else {}
-            except ValueError:
-                saved = {}
-            self.saved = saved if isinstance(saved, dict) else {}
-        found = self.saved.get(text)
-        if found is None:
-            return None
-        try:
-            prog = _decode(json.loads(found))
-        except (KeyError, TypeError, ValueError, IndexError, RecursionError):
-            return None
-        if not isinstance(prog, ast.Program):
-            return None
-        self.used.add(text)
-        return prog
-
-    def put(self, text: str, prog: ast.Program) -> None:
-        if self.on:
-            try:
-                self.fresh[text] = json.dumps(_encode(prog), separators=(",", ":"))
-            except TypeError:
-                pass
-
-    def save(self) -> None:
-        if not self.fresh or self.saved is None:
-            return
-        entries = {**self.saved, **self.fresh}
-        if len(entries) > MAX_CACHED:
-            entries = {k: v for k, v in entries.items() if k in self.used or k in self.fresh}
-        resources.write_cache(self.name, json.dumps(entries, separators=(",", ":")).encode())
-        self.used.update(self.fresh)
-        self.saved, self.fresh = entries, {}
-
-
-_CACHE = _SnippetCache()
-
-
-def save_cache() -> None:
-    """Write the snippets parsed since the last call to the user's cache (`engine.load`
-    calls this once a pack is compiled, or has failed to)."""
-    _CACHE.save()
-
-
 @functools.lru_cache(maxsize=4096)
 def parse_program(text: str) -> ast.Program:
     """Statements (an effect). Remembered: packs repeat the same snippets across modes."""
-    prog = _CACHE.get(text)
-    if prog is None:
-        prog = fastparse.read(text, MAX_NESTING) if _quick_reader_fits() else None
-        if prog is None:  # an error, or something only Lark reads: Lark decides
-            prog = _ToAst().transform(_parse_tree(text))
-        _CACHE.put(text, prog)
+    prog = fastparse.read(text, MAX_NESTING) if _quick_reader_fits() else None
+    if prog is None:  # an error, or something only Lark reads: Lark decides
+        prog = _ToAst().transform(_parse_tree(text))
     return prog
 
 

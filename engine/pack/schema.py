@@ -13,10 +13,8 @@ Most packs have no problem at all, so each value is first given to a quick check
 (`engine.pack.quickschema`) that can only say "certainly passes"; jsonschema runs, and is
 imported, only when it does not.
 
-A check that passed is remembered in the user's cache (docs/cache.md) by a digest of the
-checked values, the schema, this module, the quick check and the installed jsonschema: the
-same files next time are not checked again. Failures are never remembered, so every
-problem is found and worded afresh.
+Nothing is remembered between processes: a check read back from disk would let a planted
+file make an invalid pack pass, and the quick check already makes a valid pack cheap.
 """
 
 from __future__ import annotations
@@ -34,8 +32,6 @@ from engine.pack.yamlspan import Node, node_at, plain
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator, ValidationError
-
-MAX_REMEMBERED = 2000  # passed checks kept in the cache file, newest last
 
 _TYPE_NAMES = {
     "integer": "an integer", "number": "a number", "string": "a string",
@@ -55,68 +51,9 @@ def validate_scenario(node: Node) -> list[Problem]:
 
 def _checked(name: str, overlay: bool, node: Node) -> list[Problem]:
     instance = plain(node)
-    passed = _Passed.of(name)
-    key = passed.key(overlay, instance)
-    if key is not None and key in passed.keys:
-        return []
     if _quickly_passes(name, overlay, instance):
-        problems = []
-    else:
-        problems = _check(_validator(name, overlay), node, instance)
-    if not problems and key is not None:
-        passed.add(key)
-    return problems
-
-
-class _Passed:
-    """The digests of the values that passed one schema before, read from the cache once."""
-
-    _each: dict[str, _Passed] = {}
-
-    @classmethod
-    def of(cls, name: str) -> _Passed:
-        """The record for schema `name`, made anew when the cache location changed."""
-        folder = resources.cache_dir()
-        found = cls._each.get(name)
-        if found is None or found.folder != folder:
-            found = cls._each[name] = cls(name, folder)
-        return found
-
-    def __init__(self, name: str, folder):
-        self.folder = folder
-        self.version = None
-        self.keys: dict[str, None] = {}  # ordered, oldest first
-        if folder is None:
-            return
-        code = resources.code_identity("jsonschema", "referencing", "engine.pack.schema",
-                                       "engine.pack.quickschema")
-        if code is None:
-            return
-        self.version = resources.digest(name, _schema_bytes(name), code)
-        raw = resources.read_cache(self.file)
-        try:
-            keys = json.loads(raw) if raw is not None else []
-        except ValueError:
-            keys = []
-        if isinstance(keys, list):
-            self.keys = dict.fromkeys(k for k in keys if isinstance(k, str))
-
-    @property
-    def file(self) -> str:
-        return f"valid-{self.version}.json"
-
-    def key(self, overlay: bool, instance: Any) -> str | None:
-        """A digest of the checked values. `repr` tells apart what YAML can hold (1, '1',
-        1.0, true); the dicts' key order is the file's, so a reordered file is a new key."""
-        if self.version is None:
-            return None
-        return resources.digest(str(overlay), repr(instance))
-
-    def add(self, key: str) -> None:
-        self.keys[key] = None
-        keys = list(self.keys)[-MAX_REMEMBERED:]
-        self.keys = dict.fromkeys(keys)
-        resources.write_cache(self.file, json.dumps(keys).encode())
+        return []
+    return _check(_validator(name, overlay), node, instance)
 
 
 @cache
