@@ -4,25 +4,17 @@ A warm process has the grammar's parser tables built and every module imported; 
 typing `horde play` pays all of that. So the harness runs this module in subprocesses
 (`python -m bench.cold PACK [MODE]` does the same and prints the result as one JSON line).
 
-Loading uses the user's cache (docs/cache.md), so there are two cold starts to tell apart,
-each measured in its own process with its own cache folder (a fresh temporary one, never
-the user's):
-- `first_load_ms`: the cache is empty, as on the first start after installing or after a
-  change to the grammar or the parser; this load also writes the cache.
-- `load_ms`: the same pack again in a new process, with the cache the first one left.
-`import_ms`, `first_state_ms` and `maxrss_kib` are the second process's: milliseconds to
-import the engine and to make the first state, and its peak resident memory by then.
+Loading keeps nothing between processes, so every start is a first start.
+`import_ms`, `load_ms` and `first_state_ms` are milliseconds to import the engine, to load
+the pack and to make the first state; `maxrss_kib` the process's peak resident memory by then.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import resource
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -43,7 +35,7 @@ def peak_rss_kib() -> int:
 
 
 def child(argv: list[str]) -> None:
-    """One cold start in this process, with whatever cache the environment names."""
+    """One cold start in this process."""
     pack = argv[0]
     mode = argv[1] if len(argv) > 1 and argv[1] != "-" else None
     clock = time.process_time  # CPU time: the machine is shared (see bench.play)
@@ -61,28 +53,11 @@ def child(argv: list[str]) -> None:
 
 
 def measure(pack: str, mode: str | None, timeout: float = 120.0) -> dict:
-    """Two fresh interpreters sharing a new, empty cache folder: the first load fills it,
-    the second uses it. The second's numbers plus `first_load_ms`, or an `error`."""
-    folder = tempfile.mkdtemp(prefix="horde-bench-cache-")
-    try:
-        first = _run(pack, mode, folder, timeout)
-        if "error" in first:
-            return first
-        got = _run(pack, mode, folder, timeout)
-        if "error" not in got:
-            got["first_load_ms"] = first["load_ms"]
-        return got
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def _run(pack: str, mode: str | None, cache: str, timeout: float) -> dict:
+    """One fresh interpreter's start: its numbers, or an `error`."""
     cmd = [sys.executable, "-m", "bench.cold", "--child", pack, mode or "-"]
-    env = {k: v for k, v in os.environ.items() if k != "HORDE_NO_CACHE"}
-    env["HORDE_CACHE_DIR"] = cache
     try:
         out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout,
-                             check=False, env=env)
+                             check=False)
     except subprocess.TimeoutExpired:
         return {"error": f"timed out after {timeout:.0f} s"}
     if out.returncode != 0:

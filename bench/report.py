@@ -21,8 +21,7 @@ METRICS: dict[str, tuple[str, bool, str]] = {
     "txn_games_per_s": ("games/s txn", True, "{:,.1f}"),
     "clone_us": ("clone µs", False, "{:,.1f}"),
     "import_ms": ("import ms", False, "{:,.0f}"),
-    "load_ms": ("load ms, warm cache", False, "{:,.0f}"),
-    "first_load_ms": ("load ms, empty cache", False, "{:,.0f}"),
+    "load_ms": ("load ms", False, "{:,.0f}"),
     "first_state_ms": ("first state ms", False, "{:,.1f}"),
     "peak_kib": ("game peak KiB", False, "{:,.0f}"),
     "maxrss_kib": ("process RSS KiB", False, "{:,.0f}"),
@@ -33,7 +32,7 @@ METRICS: dict[str, tuple[str, bool, str]] = {
 # Two tables, so each fits a terminal: playing speed, then start-up and memory.
 PLAY_COLUMNS = ["games_per_s", "decisions_per_s", "apply_per_s", "txn_games_per_s", "clone_us",
                 "ref_games_per_s", "ref_ratio", "mcts_iterations_per_s"]
-START_COLUMNS = ["import_ms", "load_ms", "first_load_ms", "first_state_ms", "peak_kib", "maxrss_kib"]
+START_COLUMNS = ["import_ms", "load_ms", "first_state_ms", "peak_kib", "maxrss_kib"]
 
 
 def better(metric: str, a: float, b: float) -> bool:
