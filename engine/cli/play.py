@@ -50,13 +50,15 @@ def play(
     from engine.bots import make_bot
     from engine.cli.common import parse_sets
     from engine.cli.session import Session
-    from engine.record import make_record
+    from engine.record import SEEDS, make_record
     from engine.sim.seeds import bot_seed
 
     game = load_game(pack, mode, house, set_)
     specs = seat_specs(players, game)
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
+    if seed not in SEEDS:
+        raise HordeError(f"--seed {seed}: not a 64-bit number", hint="a record could not keep it")
     if save is not None:
         check_target(save)  # before the game: a game played for nothing is lost
     bots = [make_bot(spec, bot_seed(seed, 0, s), game) for s, spec in enumerate(specs)]
@@ -116,7 +118,7 @@ def resume(
 
     record = load(file)
     check_target(save or file)
-    state = last_state(record)
+    state = last_state(record, str(file))
     if state.over:
         raise HordeError(f"{file}: the game is over", hint=f"`horde replay {file}` shows it")
     specs = seat_specs(players, state.game) if players else record["bots"]
@@ -150,7 +152,7 @@ def replay(
     renderer = None
     deciding = None
     state = None
-    for k, state in enumerate(states_of(record)):
+    for k, state in enumerate(states_of(record, str(file))):
         if renderer is None:
             renderer = Renderer(state.game, names=record["bots"] or None)
         console.print(Rule(style="dim"))
