@@ -10,7 +10,11 @@ label is not legal where it comes.
     {"format": 1, "pack": "some-pack", "mode": null,
      "house": [{"path": "/abs/quick.yaml", "sha256": "..."}], "params": {"goal": "20"},
      "players": 3, "seed": 7, "bots": ["human", "random", "random"],
-     "pack_hash": "c5f93b40268711e2", "decisions": ["pass", "draw", ...]}
+     "pack_hash": "c5f93b40268711e2", "hash_version": 2, "decisions": ["pass", "draw", ...]}
+
+`hash_version` says how `pack_hash` was computed (`engine.pack.build.pack_hash`). Records
+made before it existed have none: their hash is version 1, which sorted the pack's keys,
+and they are checked against that one, so they still replay.
 
 A record is untrusted input (anyone can hand one over): it is read up to MAX_BYTES, every
 field is checked for type and range before any of it is used, and a problem is one
@@ -27,6 +31,7 @@ from pathlib import Path
 
 from engine.atomic import MiB, read_json, write_text
 from engine.errors import HordeError, StateError
+from engine.pack.build import HASH_VERSION, pack_hash
 
 FORMAT = 1
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -80,6 +85,7 @@ def make_record(state, ref: str | Path, house: Sequence[str | Path] = (),
         "seed": state.seed,
         "bots": list(bots),
         "pack_hash": game.hash,
+        "hash_version": HASH_VERSION,
         "decisions": list(state.history),
     }
 
@@ -122,6 +128,9 @@ def _malformed(data: dict) -> str | None:
             return f"'{key}' is missing or malformed"
     if data["seed"] not in SEEDS:
         return "'seed' is not a 64-bit number"
+    version = data.get("hash_version", 1)
+    if type(version) is not int or version not in (1, HASH_VERSION):
+        return f"'hash_version' is not 1 or {HASH_VERSION} (a newer horde's record?)"
     if len(data["decisions"]) > MAX_DECISIONS:
         return f"more than {MAX_DECISIONS:,} decisions"
     if not all(isinstance(d, str) for d in data["decisions"]):
@@ -150,7 +159,9 @@ def load_game(record: dict, where: str = "record"):
                              "recorded", hint="a replay needs the exact rules the game was played with")
     game = load_pack(record["pack"], mode=record["mode"], params=record["params"],
                      house=[h["path"] for h in record["house"]])
-    digest = game.hash
+    version = record.get("hash_version", 1)
+    digest = game.hash if version == HASH_VERSION else \
+        pack_hash(game.raw, game.params, game.mode, version)
     if digest != record["pack_hash"]:
         raise StateError(f"{where}: the rules of {record['pack']} changed since the game was "
                          f"recorded (pack hash {digest}, recorded {record['pack_hash']})",

@@ -34,6 +34,7 @@ BAD_RECORDS = {
     "bots per player": (_with(bots=["random"]), "'bots' must name one bot per player"),
     "nested param": (_with(params={"shamblers": [40]}), "'params' values must be"),
     "null decision": (_with(decisions=["pass", None]), "decisions must be labels"),
+    "unknown hash version": (_with(hash_version=99), "'hash_version' is not 1 or 2"),
     "text players": (_with(players="2"), "'players' is missing or malformed"),
     "house not entries": (_with(house=["x"]), "malformed house entry"),
     "not UTF-8": ('{"format": 1, "pack": "\xff"}'.encode("latin-1"), "not text (UTF-8)"),
