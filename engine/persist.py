@@ -4,7 +4,8 @@ References (players, entities, zones, die faces) are written as one-key objects
 (`{"$p": 2}`); so are the value types building blocks add (a board's cells), through
 `register_codec`. Loading checks the shape of every
 part and that the save belongs to this exact pack (by hash), so a corrupt or foreign save
-is one clear `StateError`, never a half-built state.
+is one clear `StateError`, never a half-built state. `hash_version` says how the hash was
+computed (see `engine.pack.build.pack_hash`); a save without it has a version 1 hash.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from engine.dsl.values import E, Face, P, Z
 from engine.errors import StateError
 from engine.journal import Journal
+from engine.pack.build import HASH_VERSION, pack_hash
 
 FORMAT = 1
 
@@ -75,6 +77,7 @@ def state_to_dict(S) -> dict:
     g = S.game
     return {
         "format": FORMAT, "pack": g.pack_id, "mode": g.mode, "hash": g.hash,
+        "hash_version": HASH_VERSION,
         "players": len(S.pl), "seed": S.seed,
         "pl": encode(S.pl),
         "ents": {str(u): encode(e) for u, e in S.ents.items()},
@@ -103,7 +106,7 @@ def state_from_dict(game, data) -> object:
     if data.get("pack") != game.pack_id or data.get("mode") != game.mode:
         raise StateError(f"this save is for pack {data.get('pack')!r} mode {data.get('mode')!r}, "
                          f"not {game.pack_id!r} mode {game.mode!r}")
-    if data.get("hash") != game.hash:
+    if data.get("hash") != _pack_hash(game, data.get("hash_version", 1)):
         raise StateError("this save was made with a different version of the pack's rules",
                          hint="replay it with the pack it was made with")
     for key, typ in _KEYS.items():
@@ -134,6 +137,15 @@ def state_from_dict(game, data) -> object:
     except Exception as exc:  # any malformed part: one clear error, no half state escapes
         raise StateError(f"corrupt save: {type(exc).__name__}: {exc}") from None
     return S
+
+
+def _pack_hash(game, version) -> str | None:
+    """The game's hash computed the way a save says it was; None for an unknown way."""
+    if version == HASH_VERSION:
+        return game.hash
+    if version == 1:
+        return pack_hash(game.raw, game.params, game.mode, 1)
+    return None
 
 
 def _check(S, game) -> None:

@@ -10,7 +10,15 @@ label is not legal where it comes.
     {"format": 1, "pack": "some-pack", "mode": null,
      "house": [{"path": "/abs/quick.yaml", "sha256": "..."}], "params": {"goal": "20"},
      "players": 3, "seed": 7, "bots": ["human", "random", "random"],
-     "pack_hash": "c5f93b40268711e2", "decisions": ["pass", "draw", ...]}
+     "pack_hash": "c5f93b40268711e2", "hash_version": 2, "decisions": ["pass", "draw", ...]}
+
+`hash_version` says how `pack_hash` was computed (`engine.pack.build.pack_hash`). Records
+made before it existed have none: their hash is version 1, which sorted the pack's keys,
+and they are checked against that one, so they still replay.
+
+A record is untrusted input (anyone can hand one over): it is read up to MAX_BYTES, every
+field is checked for type and range before any of it is used, and a problem is one
+StateError naming the file and the field.
 """
 
 from __future__ import annotations
@@ -21,15 +29,23 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from engine.atomic import write_text
+from engine.atomic import MiB, read_json, write_text
 from engine.errors import HordeError, StateError
+from engine.pack.build import HASH_VERSION, pack_hash
 
 FORMAT = 1
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+# The longest bundled game is some 2,500 decisions (60 KB). 100,000 decisions of labels up
+# to ~35 characters fit in 4 MiB; a bigger file is no record, and parsing it could take
+# hundreds of MiB of memory.
+MAX_BYTES = 4 * MiB
+MAX_DECISIONS = 100_000
+SEEDS = range(-(1 << 63), 1 << 64)  # signed or unsigned 64 bits: the RNG keeps 64 bits
 
 
 def file_sha256(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def pack_ref(ref: str | Path) -> str:
@@ -69,6 +85,7 @@ def make_record(state, ref: str | Path, house: Sequence[str | Path] = (),
         "seed": state.seed,
         "bots": list(bots),
         "pack_hash": game.hash,
+        "hash_version": HASH_VERSION,
         "decisions": list(state.history),
     }
 
@@ -86,78 +103,108 @@ _FIELDS: dict[str, type | tuple[type, ...]] = {
 def load(path: str | Path) -> dict:
     """A record read from `path` and checked for shape (a StateError if it is not one)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = read_json(path, MAX_BYTES)
     except OSError as exc:
-        raise StateError(f"cannot read {path}: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise StateError(f"{path}: not a game record (invalid JSON: {exc})") from None
+        raise StateError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise StateError(f"{path}: not a game record ({exc})") from None
     return check(data, str(path))
 
 
 def check(data, where: str = "record") -> dict:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise StateError(f"{where}: not a game record (format {FORMAT} expected)")
-    for key, typ in _FIELDS.items():
-        value = data.get(key)
-        if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
-            raise StateError(f"{where}: corrupt game record: '{key}' is missing or malformed")
-    if not all(isinstance(d, str) for d in data["decisions"]):
-        raise StateError(f"{where}: corrupt game record: decisions must be labels")
-    for h in data["house"]:
-        if not (isinstance(h, dict) and isinstance(h.get("path"), str)
-                and isinstance(h.get("sha256"), str)):
-            raise StateError(f"{where}: corrupt game record: malformed house entry")
+    why = _malformed(data)
+    if why:
+        raise StateError(f"{where}: corrupt game record: {why}")
     return data
 
 
-def load_game(record: dict):
+def _malformed(data: dict) -> str | None:
+    """What is wrong with a record's fields, or None."""
+    for key, typ in _FIELDS.items():
+        value = data.get(key)
+        if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+            return f"'{key}' is missing or malformed"
+    if data["seed"] not in SEEDS:
+        return "'seed' is not a 64-bit number"
+    version = data.get("hash_version", 1)
+    if type(version) is not int or version not in (1, HASH_VERSION):
+        return f"'hash_version' is not 1 or {HASH_VERSION} (a newer horde's record?)"
+    if len(data["decisions"]) > MAX_DECISIONS:
+        return f"more than {MAX_DECISIONS:,} decisions"
+    if not all(isinstance(d, str) for d in data["decisions"]):
+        return "decisions must be labels"
+    if not all(isinstance(b, str) for b in data["bots"]) or \
+            len(data["bots"]) not in (0, data["players"]):
+        return "'bots' must name one bot per player"
+    if not all(isinstance(v, str | int) for v in data["params"].values()):
+        return "'params' values must be text, numbers or true/false"
+    for h in data["house"]:
+        if not (isinstance(h, dict) and isinstance(h.get("path"), str)
+                and isinstance(h.get("sha256"), str)):
+            return "malformed house entry"
+    return None
+
+
+def load_game(record: dict, where: str = "record"):
     """The game a record was played with, refusing if its rules changed since."""
     from engine.api import load as load_pack
     for h in record["house"]:
         path = Path(h["path"])
         if not path.is_file():
-            raise StateError(f"house rule file {path} of this record is missing")
+            raise StateError(f"{where}: its house rule file {path} is missing")
         if file_sha256(path) != h["sha256"]:
-            raise StateError(f"house rule file {path} changed since the game was recorded",
-                             hint="a replay needs the exact rules the game was played with")
+            raise StateError(f"{where}: house rule file {path} changed since the game was "
+                             "recorded", hint="a replay needs the exact rules the game was played with")
     game = load_pack(record["pack"], mode=record["mode"], params=record["params"],
                      house=[h["path"] for h in record["house"]])
-    if game.hash != record["pack_hash"]:
-        raise StateError(f"the rules of {record['pack']} changed since the game was recorded "
-                         f"(pack hash {game.hash}, recorded {record['pack_hash']})",
+    version = record.get("hash_version", 1)
+    digest = game.hash if version == HASH_VERSION else \
+        pack_hash(game.raw, game.params, game.mode, version)
+    if digest != record["pack_hash"]:
+        raise StateError(f"{where}: the rules of {record['pack']} changed since the game was "
+                         f"recorded (pack hash {digest}, recorded {record['pack_hash']})",
                          hint="a replay needs the exact rules the game was played with")
     return game
 
 
-def last_state(record: dict):
+def _start(record: dict, where: str):
+    """The first state of a recorded game, its record and rules checked."""
+    check(record, where)
+    game = load_game(record, where)
+    try:
+        return game.new_state(players=record["players"], seed=record["seed"])
+    except StateError as exc:  # a player count the pack does not allow
+        raise StateError(f"{where}: {exc.problem.message}") from None
+
+
+def last_state(record: dict, where: str = "record"):
     """The state a recorded game stopped in (its end, or where the players left it), rebuilt
     and checked as `replay` does, without keeping the states on the way."""
-    check(record)
-    game = load_game(record)
-    state = game.new_state(players=record["players"], seed=record["seed"])
+    state = _start(record, where)
     for k, label in enumerate(record["decisions"]):
-        _take(state, k, label)
+        _take(state, k, label, where)
     return state
 
 
-def _take(state, k: int, label: str) -> None:
+def _take(state, k: int, label: str, where: str) -> None:
     """Decision k+1 of a record, refused when the game is over or the label not legal."""
     d = state.decision()
+    shown = label if len(label) <= 80 else label[:80] + "..."
     if d is None:
-        raise StateError(f"decision {k + 1} ('{label}'): the game is already over")
+        raise StateError(f"{where}: decision {k + 1} ('{shown}'): the game is already over")
     if label not in d.index:
-        raise StateError(f"decision {k + 1} ('{label}') is not legal for P{d.player} "
-                         f"at {d.point}", hint=f"legal: {', '.join(d.actions[:12])}")
+        raise StateError(f"{where}: decision {k + 1} ('{shown}') is not legal for "
+                         f"P{d.player} at {d.point}", hint=f"legal: {', '.join(d.actions[:12])}")
     state.apply(label)
 
 
-def replay(record: dict) -> Iterator:
+def replay(record: dict, where: str = "record") -> Iterator:
     """The states of a recorded game: the start, then one after each decision."""
-    check(record)
-    game = load_game(record)
-    state = game.new_state(players=record["players"], seed=record["seed"])
+    state = _start(record, where)
     yield state
     for k, label in enumerate(record["decisions"]):
         state = state.clone()
-        _take(state, k, label)
+        _take(state, k, label, where)
         yield state

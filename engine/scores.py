@@ -19,12 +19,14 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from engine.atomic import write_text
+from engine.atomic import MiB, read_json, write_text
 from engine.errors import HordeError
 
 FILE = "scores.json"
 FORMAT = 1
 KEEP = 100  # entries kept per pack and mode
+# An entry is about 250 bytes: 4 MiB holds KEEP entries of some 160 packs and modes.
+MAX_BYTES = 4 * MiB
 
 
 class ScoresError(HordeError):
@@ -49,59 +51,92 @@ def load(path: Path | None = None) -> list[dict]:
     """Every recorded entry (best first within each pack and mode); [] if none yet."""
     path = path or scores_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read_json(path, MAX_BYTES)
     except FileNotFoundError:
         return []
     except OSError as exc:
         raise ScoresError(f"cannot read the high-score table {path}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _corrupt(path, f"not JSON ({exc.msg}, line {exc.lineno})") from None
+    except ValueError as exc:
+        raise _corrupt(path, str(exc)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or \
             not isinstance(data.get("scores"), list):
         raise _corrupt(path, "not a horde high-score table")
-    entries = data["scores"]
-    for e in entries:
-        if not (isinstance(e, dict) and isinstance(e.get("pack"), str)
-                and isinstance(e.get("score"), int) and not isinstance(e.get("score"), bool)):
-            raise _corrupt(path, "an entry without a pack or a whole-number score")
-    return entries
+    for k, e in enumerate(data["scores"], 1):
+        why = _bad_entry(e)
+        if why:
+            raise _corrupt(path, f"entry {k}: {why}")
+    return data["scores"]
+
+
+# What an entry may hold, and of which type (`pack` and `score` it must): a table with
+# anything else is damaged, so no part of horde meets a null mode or a text score.
+_ENTRY = {"pack": str, "score": int, "mode": str, "when": str, "players": int, "seed": int,
+          "turns": int, "params": dict, "name": str}
+_TYPE_NAMES = {str: "text", int: "a whole number", dict: "an object"}
+
+
+def _bad_entry(e) -> str | None:
+    if not isinstance(e, dict):
+        return "not an object"
+    for key, typ in _ENTRY.items():
+        if key not in e:
+            if key in ("pack", "score"):
+                return f"no '{key}'"
+        elif not isinstance(e[key], typ) or isinstance(e[key], bool):
+            return f"'{key}' is not {_TYPE_NAMES[typ]}"
+    return None
 
 
 def _corrupt(path: Path, why: str) -> ScoresError:
     return ScoresError(f"the high-score table {path} is damaged: {why}",
-                       hint="move it away to start a new table (no score was written)")
+                       hint="move it away to start a new table")
 
 
 def save(entries: list[dict], path: Path | None = None) -> None:
     """Replace the table with `entries`, atomically."""
     path = path or scores_path()
     text = json.dumps({"format": FORMAT, "scores": entries}, indent=1, ensure_ascii=False)
+    _make_folder(path)
+    try:
+        write_text(path, text + "\n")
+    except HordeError as exc:
+        raise ScoresError(exc.problem.message, hint=exc.problem.hint) from None
+
+
+def _make_folder(path: Path) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_text(path, text + "\n")
     except OSError as exc:
-        raise ScoresError(f"cannot write the high-score table {path}: {exc.strerror}") from None
-    except HordeError as exc:
-        raise ScoresError(f"cannot write the high-score table {path}: "
-                          f"{exc.problem.message}") from None
+        raise ScoresError(f"cannot make the folder {path.parent} for the high-score table: "
+                          f"{exc.strerror}", hint="HORDE_DATA_DIR, if set, must name a folder") \
+            from None
 
 
 @contextmanager
 def _locked(path: Path):
+    """Hold the table's lock file (never following a link, never waiting on a pipe)."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX: no lock, the rename stays atomic
         yield
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_name(path.name + ".lock"), "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    _make_folder(path)
+    lock = path.with_name(path.name + ".lock")
+    try:
+        fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
         try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            os.close(fd)
+            raise
+    except OSError as exc:
+        raise ScoresError(f"cannot lock the high-score table with {lock}: {exc.strerror}",
+                          hint="if it is not a file, move it away: horde makes a new one") \
+            from None
+    try:
+        yield
+    finally:
+        os.close(fd)  # and with it the lock
 
 
 def score_of(game, state) -> int | None:

@@ -46,33 +46,52 @@ def play(
     delay: DelayOpt = 0.0,
 ) -> None:
     """Play a game at the terminal: people choose from numbered lists, bots play themselves."""
+    from engine.atomic import check_target
     from engine.bots import make_bot
     from engine.cli.common import parse_sets
     from engine.cli.session import Session
-    from engine.record import make_record
+    from engine.record import SEEDS, make_record
     from engine.sim.seeds import bot_seed
 
     game = load_game(pack, mode, house, set_)
     specs = seat_specs(players, game)
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
+    if seed not in SEEDS:
+        raise HordeError(f"--seed {seed}: not a 64-bit number", hint="a record could not keep it")
+    if save is not None:
+        check_target(save)  # before the game: a game played for nothing is lost
     bots = [make_bot(spec, bot_seed(seed, 0, s), game) for s, spec in enumerate(specs)]
     state = Session(game, specs, bots, seed, out(), delay).run()
     _after(state, save, lambda: make_record(state, pack, house or [], parse_sets(set_), specs))
 
 
 def _after(state, save: Path | None, record) -> None:
-    """The end of a session: the score (packs that keep high scores), the record saved."""
+    """The end of a session: the record saved, then the score (packs that keep high scores).
+    In that order, and a problem with the score table only a warning: it never costs the
+    game itself."""
     from engine.record import save as save_record
+
+    try:
+        if save is not None:
+            save_record(record(), save)
+            out().print(Text(f"saved to {save}"))
+    finally:
+        _score(state)
+
+
+def _score(state) -> None:
     from engine.scores import record_score
 
-    entry = record_score(state.game, state)  # only packs with `highscores:`
+    try:
+        entry = record_score(state.game, state)  # only packs with `highscores:`
+    except HordeError as exc:
+        hint = f"; {exc.problem.hint}" if exc.problem.hint else ""
+        typer.echo(f"warning: the score was not recorded: {exc.problem.message}{hint}", err=True)
+        return
     if entry is not None:
         out().print(Text(f"score {entry['score']}: #{entry['rank']} in the local high-score "
                          "table (`horde scores`)", style="bold"))
-    if save is not None:
-        save_record(record(), save)
-        out().print(Text(f"saved to {save}"))
 
 
 def resume(
@@ -91,13 +110,15 @@ def resume(
 
     The rules must be the ones it was played with, as for `horde replay`. Bots go on with
     dice of their own: a resumed game is not the game that an unstopped one would have been."""
+    from engine.atomic import check_target
     from engine.bots import make_bot
     from engine.cli.session import Session
     from engine.record import last_state, load, make_record
     from engine.sim.seeds import bot_seed
 
     record = load(file)
-    state = last_state(record)
+    check_target(save or file)
+    state = last_state(record, str(file))
     if state.over:
         raise HordeError(f"{file}: the game is over", hint=f"`horde replay {file}` shows it")
     specs = seat_specs(players, state.game) if players else record["bots"]
@@ -131,7 +152,7 @@ def replay(
     renderer = None
     deciding = None
     state = None
-    for k, state in enumerate(states_of(record)):
+    for k, state in enumerate(states_of(record, str(file))):
         if renderer is None:
             renderer = Renderer(state.game, names=record["bots"] or None)
         console.print(Rule(style="dim"))

@@ -23,6 +23,18 @@ from engine.game import CardDef, FieldDef, Game, Invariant, ZoneDef
 from engine.pack.flowbuild import FlowBuilder
 
 DEFAULT_LIMITS = {"turns": 5000, "steps": 20_000_000, "effect_steps": 200_000, "depth": 40}
+HASH_VERSION = 2  # how `pack_hash` is computed; records and saves say which one they used
+
+
+def pack_hash(raw: dict, params: dict, mode: str | None, version: int = HASH_VERSION) -> str:
+    """The digest that records and saves are checked against: all that decides play.
+
+    Version 2 covers the merged pack in its own key order (the order of zones, actions and
+    dice decides play), the mode, the params and the version. Version 1 sorted the keys, so
+    a pack with its zones reordered kept its hash; it stays to check games saved with it."""
+    blob = [raw, params] if version == 1 else [version, mode, raw, params]
+    text = json.dumps(blob, sort_keys=version == 1, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def locator(node) -> Any:
@@ -363,8 +375,7 @@ class Builder:
         pmin, pmax = int(players.get("min", 1)), int(players.get("max", 1))
         if self.problems:
             raise PackError(self.problems)
-        digest = hashlib.sha256(json.dumps([raw, params], sort_keys=True, default=str)
-                                .encode()).hexdigest()[:16]
+        digest = pack_hash(raw, params, self.mode)
         return Game(
             pack_id=raw.get("pack") or raw.get("extends", "?"), mode=self.mode,
             title=raw.get("title", raw.get("pack", "")), params=params, env=env,
