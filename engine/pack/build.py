@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import linecache
 from typing import Any
 
 from engine.dsl import ast
@@ -17,7 +16,7 @@ from engine.dsl.compiler import Compiled, compile_snippet
 from engine.dsl.env import Env, type_of_value
 from engine.dsl.parser import parse_expr, parse_program
 from engine.dsl.values import Face
-from engine.errors import DSLSyntaxError, PackError, Problem, Span, did_you_mean
+from engine.errors import DSLSyntaxError, PackError, Problem, Span, did_you_mean, source_line
 from engine.flow.nodes import ActionDef, EndDef, PolicyDef, PolicyRule, TriggerDef
 from engine.game import CardDef, FieldDef, Game, Invariant, ZoneDef
 from engine.pack.flowbuild import FlowBuilder
@@ -38,7 +37,7 @@ def locator(node) -> Any:
         line, col = pos
         if style in ("|", ">"):
             # the block's indentation is that of its first line; deeper lines keep theirs in `col`
-            first = linecache.getline(span.file, span.line + 1)
+            first = source_line(span.file, span.line + 1)
             indent = len(first) - len(first.lstrip(" "))
             return Span(span.file, span.line + line, indent + col)
         if line == 1:
