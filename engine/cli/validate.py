@@ -128,13 +128,15 @@ def check_file(path: Path) -> Outcome:
 
 def check_target(arg: str) -> list[Outcome]:
     """The verdicts for one argument: a pack id, a pack folder, a YAML file or a folder."""
+    from engine.pack.confine import links_out
     from engine.pack.loader import PACK_FILE, resolve_ref
     path = Path(arg).expanduser()
     if path.is_dir() and not (path / PACK_FILE).is_file():
         files = yaml_files([path])
         if not files:
             return [Outcome(arg, "folder", [Problem(f"{arg}: no pack.yaml and no .yaml files")])]
-        return [check_file(f) for f in files]
+        return [Outcome(str(f), "file", [Problem(f"{f} leads outside {arg}; not read")])
+                if links_out(f, path) else check_file(f) for f in files]
     if path.is_file():
         return [check_file(path)]
     try:
