@@ -20,6 +20,10 @@ from rich.text import Text
 from engine.cli.common import JsonOpt, out, yaml_files
 from engine.errors import HordeError, PackError, Problem
 
+# Each mode and house rule is one more load and compile of the whole pack: the bundled
+# packs have at most six; a pack with thousands would keep validate busy for hours.
+MAX_OVERLAYS = 64
+
 
 @dataclass
 class Outcome:
@@ -67,6 +71,11 @@ def check_pack(pack_file: Path) -> Outcome:
     problems: list[Problem] = []
     game = _load(pack_file, problems)
     modes, house = _stems(folder / "modes"), _stems(folder / "house")
+    if len(modes) + len(house) > MAX_OVERLAYS:
+        problems.append(Problem(f"{folder}: {len(modes)} modes and {len(house)} house rules, "
+                                f"more than the {MAX_OVERLAYS} validate checks (the first ones)"))
+        modes = modes[:MAX_OVERLAYS]
+        house = house[:MAX_OVERLAYS - len(modes)]
     for m in modes:
         _load(pack_file, problems, mode=m.stem)
     for h in house:
