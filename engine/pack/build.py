@@ -22,6 +22,10 @@ from engine.game import CardDef, FieldDef, Game, Invariant, ZoneDef
 from engine.pack.flowbuild import FlowBuilder
 
 DEFAULT_LIMITS = {"turns": 5000, "steps": 20_000_000, "effect_steps": 200_000, "depth": 40}
+# Copies of cards made at setup, a per-player zone's for every seat: the schema bounds one
+# card's count (1,000), this their sum. The bundled packs make at most 50; ten thousand
+# entities still set up in a blink, where a count of 10**9 took gigabytes.
+MAX_CARDS = 10_000
 
 
 def locator(node) -> Any:
@@ -259,6 +263,14 @@ class Builder:
                                c.get("name", cid), c.get("text", ""), self.node(section, k).span)
         return out
 
+    def check_card_total(self, cards: dict[str, CardDef], zones: dict[str, ZoneDef]) -> None:
+        seats = (self.raw.get("players") or {}).get("max", 1)
+        total = sum(c.count * (seats if zones[c.zone].per_player else 1)
+                    for c in cards.values() if c.zone in zones)
+        if total > MAX_CARDS:
+            self.fail(f"the cards make {total:,} copies at setup (a per-player zone's once "
+                      f"for each of {seats} seats); a pack makes at most {MAX_CARDS:,}", "cards")
+
     def build_player_fields(self) -> dict[str, FieldDef]:
         out = {}
         for name, spec in (self.raw.get("player") or {}).items():
@@ -289,6 +301,7 @@ class Builder:
         zones = self.build_zones()
         env.zones = {n: z.per_player for n, z in zones.items()}
         cards = self.build_cards("cards", zones)
+        self.check_card_total(cards, zones)
         kinds = self.build_cards("kinds", zones)
         env.cards = set(cards) | set(kinds)
         env.ent_fields = {f for c in [*cards.values(), *kinds.values()] for f in c.fields}
