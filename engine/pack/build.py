@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from engine.dsl import ast
@@ -26,6 +27,8 @@ DEFAULT_LIMITS = {"turns": 5000, "steps": 20_000_000, "effect_steps": 200_000, "
 # card's count (1,000), this their sum. The bundled packs make at most 50; ten thousand
 # entities still set up in a blink, where a count of 10**9 took gigabytes.
 MAX_CARDS = 10_000
+# What `--set` accepts as a whole number: ASCII digits only (int() also reads '৪' as 4).
+_WHOLE = re.compile(r"[-+]?[0-9]+")
 
 
 def locator(node) -> Any:
@@ -215,10 +218,13 @@ class Builder:
             return default
         if isinstance(default, int):
             try:
-                return int(value)
-            except ValueError:
-                self.fail(f"param '{name}' must be an integer, got {value!r}", "params", name)
-                return default
+                if _WHOLE.fullmatch(value.strip()):
+                    return int(value)
+            except ValueError:  # longer than Python converts (int_max_str_digits)
+                pass
+            self.fail(f"param '{name}' must be an integer (digits 0-9), got {value!r}",
+                      "params", name)
+            return default
         return value
 
     def build_dice(self) -> dict[str, list]:
