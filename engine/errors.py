@@ -4,13 +4,26 @@ Every error a user can cause (a bad pack, a bad save file, an illegal action, a 
 runs away) is a `HordeError`. The CLI catches exactly this type at its boundary and prints
 it; anything else is a bug in horde. Errors that point into a file carry `Span`s so the
 message reads `file:line:col: what is wrong` followed by the source line and a caret.
+
+That line is quoted from the text the YAML reader was given (`remember_source`), never
+read from the file system again: a span can name any file, and quoting whatever it names
+would print files no pack may read (and, read again, a line edited since).
 """
 
 from __future__ import annotations
 
 import difflib
-import linecache
+import re
 from dataclasses import dataclass
+
+# Span file name -> the text read under that name; its lines, once an excerpt needs them.
+_SOURCES: dict[str, str] = {}
+_LINES: dict[str, list[str]] = {}
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what YAML counts as one
+# Never printed as they are: control characters (a pack's "\e[2J" would drive the terminal)
+# and bidirectional controls (they reorder how a line reads).
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+                          "\u2066-\u2069]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,14 +42,36 @@ class Span:
         return Span(self.file, self.line + dline, col)
 
 
+def remember_source(name: str, text: str) -> None:
+    """Keep `text`, read as file `name`, for the excerpts of errors that point into it."""
+    _SOURCES[name] = text
+    _LINES.pop(name, None)
+
+
+def source_line(name: str, line: int) -> str:
+    """Line `line` (1-based) of the text remembered as `name`, '' if there is none."""
+    lines = _LINES.get(name)
+    if lines is None:
+        text = _SOURCES.get(name)
+        if text is None:
+            return ""
+        lines = _LINES[name] = _LINE_BREAK.split(text)
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
 def source_excerpt(span: Span) -> str:
-    """The source line of `span` and a caret under its column, or '' if unreadable."""
-    text = linecache.getline(span.file, span.line)
+    """The source line of `span` and a caret under its column, or '' if it was not read."""
+    text = source_line(span.file, span.line)
     if not text:
         return ""
-    text = text.rstrip("\n").expandtabs(1)
+    text = _UNPRINTABLE.sub("?", text.expandtabs(1))  # one character each: the caret fits
     caret = " " * max(span.col - 1, 0) + "^"
     return f"    {text}\n    {caret}"
+
+
+def printable(text: str) -> str:
+    """`text` with its control characters written as escapes (`\\x1b`)."""
+    return _UNPRINTABLE.sub(lambda m: ascii(m[0])[1:-1], text)
 
 
 def did_you_mean(name: str, candidates) -> str | None:
@@ -55,13 +90,13 @@ class Problem:
 
     def format(self, excerpt: bool = True) -> str:
         head = f"{self.span}: {self.message}" if self.span else self.message
-        parts = [head]
+        parts = [printable(head)]
         if excerpt and self.span:
             src = source_excerpt(self.span)
             if src:
                 parts.append(src)
         if self.hint:
-            parts.append(f"    hint: {self.hint}")
+            parts.append(printable(f"    hint: {self.hint}"))
         return "\n".join(parts)
 
     def to_dict(self) -> dict:

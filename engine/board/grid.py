@@ -47,7 +47,7 @@ KEYS = ("type", "rows", "cols", "moves", "pieces", "capacity", "markers", "enter
 MAX_SIDE = 100
 _AREAS_KEPT = 4096  # blocks of cells `area` remembers per board
 _IDENT = re.compile(r"[a-z_][a-z0-9_]*")
-_CELL_TEXT = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*")
+_CELL_TEXT = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*", re.ASCII)  # else \d matches '৪' too
 _RESERVED = ("players", "current", "turn", "game", "params", "event", "me", "none", "true",
              "false")
 

@@ -178,6 +178,8 @@ def _make_mcts(arg, seed, game):
     budget: dict = {}
     if arg:
         try:
+            if not arg.isascii():  # int() and float() read '৪' as 4
+                raise ValueError(arg)
             if arg.endswith("s"):
                 budget["seconds"] = float(arg[:-1])
             else:

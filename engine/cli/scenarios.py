@@ -17,15 +17,18 @@ def scenario(
         metavar="FILE_OR_DIR...", help="Scenario files, or folders of them.")],
 ) -> None:
     """Run scenario files; print ✓/✗ for each scenario with its rule ids."""
+    from engine.pack.confine import links_out
     from engine.scenario import run_file
 
     console = out()
-    files = yaml_files(paths)
+    files = [(f, p) for p in paths for f in yaml_files([p])]
     if not files:
         raise HordeError(f"no scenario files in {', '.join(map(str, paths))}")
     passed = failed = 0
-    for f in files:
+    for f, named in files:
         try:
+            if named.is_dir() and links_out(f, named):  # found in a folder, but elsewhere
+                raise HordeError(f"{f} leads outside {named}; not read")
             results = run_file(f)
         except HordeError as exc:
             failed += 1

@@ -117,7 +117,7 @@ class Session:
             self.console.print(Text(f"  {k:>2}. {label}"))
         while True:
             answer = read_line(f"P{d.player}> ", self.console)
-            if answer.isdigit() and 1 <= int(answer) <= len(d.actions):
+            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(d.actions):
                 return d.actions[int(answer) - 1]
             if answer in d.index:
                 return answer

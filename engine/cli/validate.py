@@ -20,6 +20,10 @@ from rich.text import Text
 from engine.cli.common import JsonOpt, out, yaml_files
 from engine.errors import HordeError, PackError, Problem
 
+# Each mode and house rule is one more load and compile of the whole pack: the bundled
+# packs have at most six; a pack with thousands would keep validate busy for hours.
+MAX_OVERLAYS = 64
+
 
 @dataclass
 class Outcome:
@@ -67,6 +71,11 @@ def check_pack(pack_file: Path) -> Outcome:
     problems: list[Problem] = []
     game = _load(pack_file, problems)
     modes, house = _stems(folder / "modes"), _stems(folder / "house")
+    if len(modes) + len(house) > MAX_OVERLAYS:
+        problems.append(Problem(f"{folder}: {len(modes)} modes and {len(house)} house rules, "
+                                f"more than the {MAX_OVERLAYS} validate checks (the first ones)"))
+        modes = modes[:MAX_OVERLAYS]
+        house = house[:MAX_OVERLAYS - len(modes)]
     for m in modes:
         _load(pack_file, problems, mode=m.stem)
     for h in house:
@@ -128,13 +137,15 @@ def check_file(path: Path) -> Outcome:
 
 def check_target(arg: str) -> list[Outcome]:
     """The verdicts for one argument: a pack id, a pack folder, a YAML file or a folder."""
+    from engine.pack.confine import links_out
     from engine.pack.loader import PACK_FILE, resolve_ref
     path = Path(arg).expanduser()
     if path.is_dir() and not (path / PACK_FILE).is_file():
         files = yaml_files([path])
         if not files:
             return [Outcome(arg, "folder", [Problem(f"{arg}: no pack.yaml and no .yaml files")])]
-        return [check_file(f) for f in files]
+        return [Outcome(str(f), "file", [Problem(f"{f} leads outside {arg}; not read")])
+                if links_out(f, path) else check_file(f) for f in files]
     if path.is_file():
         return [check_file(path)]
     try:

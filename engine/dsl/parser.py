@@ -176,6 +176,10 @@ class _ToAst:
 
     # -- atoms --
     def number(self, meta, c):
+        if not c[0].isascii():  # the grammar's \d is any script's digit: int() reads ৪ as 4
+            err = DSLSyntaxError(f"expected a number (digits 0-9), got '{c[0]}'")
+            err.pos = _tpos(c[0])  # type: ignore[attr-defined]
+            raise err
         try:
             return ast.Const(_tpos(c[0]), int(c[0]))
         except ValueError:  # longer than Python converts (int_max_str_digits)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import linecache
+import re
 from typing import Any
 
 from engine.dsl import ast
@@ -17,7 +17,7 @@ from engine.dsl.compiler import Compiled, compile_snippet
 from engine.dsl.env import Env, type_of_value
 from engine.dsl.parser import parse_expr, parse_program
 from engine.dsl.values import Face
-from engine.errors import DSLSyntaxError, PackError, Problem, Span, did_you_mean
+from engine.errors import DSLSyntaxError, PackError, Problem, Span, did_you_mean, source_line
 from engine.flow.nodes import ActionDef, EndDef, PolicyDef, PolicyRule, TriggerDef
 from engine.game import CardDef, FieldDef, Game, Invariant, ZoneDef
 from engine.pack.flowbuild import FlowBuilder
@@ -37,6 +37,14 @@ def pack_hash(raw: dict, params: dict, mode: str | None, version: int = HASH_VER
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+# Copies of cards made at setup, a per-player zone's for every seat: the schema bounds one
+# card's count (1,000), this their sum. The bundled packs make at most 50; ten thousand
+# entities still set up in a blink, where a count of 10**9 took gigabytes.
+MAX_CARDS = 10_000
+# What `--set` accepts as a whole number: ASCII digits only (int() also reads '৪' as 4).
+_WHOLE = re.compile(r"[-+]?[0-9]+")
+
+
 def locator(node) -> Any:
     """A function mapping a snippet position (line, col) to the Span in the YAML file."""
     span: Span | None = getattr(node, "span", None)
@@ -50,7 +58,7 @@ def locator(node) -> Any:
         line, col = pos
         if style in ("|", ">"):
             # the block's indentation is that of its first line; deeper lines keep theirs in `col`
-            first = linecache.getline(span.file, span.line + 1)
+            first = source_line(span.file, span.line + 1)
             indent = len(first) - len(first.lstrip(" "))
             return Span(span.file, span.line + line, indent + col)
         if line == 1:
@@ -224,10 +232,13 @@ class Builder:
             return default
         if isinstance(default, int):
             try:
-                return int(value)
-            except ValueError:
-                self.fail(f"param '{name}' must be an integer, got {value!r}", "params", name)
-                return default
+                if _WHOLE.fullmatch(value.strip()):
+                    return int(value)
+            except ValueError:  # longer than Python converts (int_max_str_digits)
+                pass
+            self.fail(f"param '{name}' must be an integer (digits 0-9), got {value!r}",
+                      "params", name)
+            return default
         return value
 
     def build_dice(self) -> dict[str, list]:
@@ -272,6 +283,14 @@ class Builder:
                                c.get("name", cid), c.get("text", ""), self.node(section, k).span)
         return out
 
+    def check_card_total(self, cards: dict[str, CardDef], zones: dict[str, ZoneDef]) -> None:
+        seats = (self.raw.get("players") or {}).get("max", 1)
+        total = sum(c.count * (seats if zones[c.zone].per_player else 1)
+                    for c in cards.values() if c.zone in zones)
+        if total > MAX_CARDS:
+            self.fail(f"the cards make {total:,} copies at setup (a per-player zone's once "
+                      f"for each of {seats} seats); a pack makes at most {MAX_CARDS:,}", "cards")
+
     def build_player_fields(self) -> dict[str, FieldDef]:
         out = {}
         for name, spec in (self.raw.get("player") or {}).items():
@@ -302,6 +321,7 @@ class Builder:
         zones = self.build_zones()
         env.zones = {n: z.per_player for n, z in zones.items()}
         cards = self.build_cards("cards", zones)
+        self.check_card_total(cards, zones)
         kinds = self.build_cards("kinds", zones)
         env.cards = set(cards) | set(kinds)
         env.ent_fields = {f for c in [*cards.values(), *kinds.values()] for f in c.fields}

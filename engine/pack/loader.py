@@ -3,9 +3,15 @@
 A game is assembled from several files: the pack's `pack.yaml` and the files it includes,
 then at most one mode (`modes/<mode>.yaml`), then any house rules, each an overlay naming
 what it `extends`. This module decides which files those are, reads each once, checks the
-links between them (an include cannot leave the pack folder, nothing may include or extend
-itself in a loop, a house rule must extend the pack being played), and merges them in order.
-Every problem in every file is collected and raised once, as one PackError.
+links between them (nothing may include or extend itself in a loop, a house rule must
+extend the pack being played), and merges them in order. Every problem in every file is
+collected and raised once, as one PackError.
+
+Every file is read only as `engine.pack.confine` allows: a pack's files stay in its
+folder; a file the caller names (a house rule on the command line) may lie anywhere, and
+its `extends:` may name a pack file anywhere, but nothing that is not one. One load reads
+at most MAX_FILES files, includes nest at most MAX_INCLUDE_DEPTH deep, and all files
+together are bounded by a `yamlspan.Budget` (bytes read, values read or merged in).
 """
 
 from __future__ import annotations
@@ -17,14 +23,19 @@ from pathlib import Path, PureWindowsPath
 
 from engine import resources
 from engine.errors import PackError, Problem, Span, did_you_mean
+from engine.pack.confine import PACK_FILE, pack_home, real, stems, unreadable
 from engine.pack.overlay import merge, without
 from engine.pack.schema import validate as validate_schema
-from engine.pack.yamlspan import Node, compose_file, span_name
+from engine.pack.yamlspan import Budget, Node, compose_file, span_name
 
-PACK_FILE = "pack.yaml"
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 # How far above an overlay file to look for the pack folder it belongs to (modes/x.yaml).
 _PACK_SEARCH_DEPTH = 3
+# The bundled packs have at most five files and one level of includes: a load of 256
+# files, or includes 16 deep, is no pack anybody writes but can be a trap (a few files
+# including each other many ways round). Each level of includes is two Python frames.
+MAX_FILES = 256
+MAX_INCLUDE_DEPTH = 16
 
 
 @dataclass
@@ -68,23 +79,11 @@ def list_packs() -> list[PackInfo]:
 def resolve_ref(ref: str | Path) -> Path:
     """The YAML file `ref` names: a bundled pack id, a folder with a pack.yaml, or a .yaml
     file (a pack or an overlay). Raises PackError naming the closest pack id otherwise."""
-    text = str(ref)
-    if isinstance(ref, str) and _ID.fullmatch(ref):
-        bundled = rulesets_dir() / ref / PACK_FILE
-        if bundled.is_file():
-            return bundled.resolve()
-    path = Path(text).expanduser()
-    if path.is_dir():
-        if (path / PACK_FILE).is_file():
-            return (path / PACK_FILE).resolve()
-        raise PackError([Problem(f"{text}: this folder has no {PACK_FILE}")])
-    if path.is_file():
-        if path.suffix in (".yaml", ".yml"):
-            return path.resolve()
-        raise PackError([Problem(f"{text}: not a .yaml file")])
-    ids = _pack_ids()
-    hint = did_you_mean(text, ids) or (f"known packs: {', '.join(ids)}" if ids else None)
-    raise PackError([Problem(f"no pack or file named '{text}'", hint=hint)])
+    named = _locate(ref)
+    problem = unreadable(named, real(named), pack_home(named), span_name(named))
+    if problem is not None:
+        raise PackError([problem])
+    return real(named)
 
 
 def load_tree(
@@ -96,8 +95,10 @@ def load_tree(
 ) -> LoadedTree:
     """Load pack `ref` with `mode` and `house` rules applied, as one merged Node tree.
 
-    With `validate` (the default) each overlay file is checked against the overlay schema
-    and the merged tree against the full one; all problems are raised together.
+    `ref` and the `house` paths are files the caller names (a user's command line): they
+    may lie anywhere, unlike the files they lead to. With `validate` (the default) each
+    overlay file is checked against the overlay schema and the merged tree against the
+    full one; all problems are raised together.
     """
     loader = _Loader(validate)
     tree = loader.run(ref, mode, house)
@@ -106,10 +107,33 @@ def load_tree(
     return tree
 
 
+def _locate(ref: str | Path) -> Path:
+    """The file `ref` names, as named (not resolved)."""
+    text = str(ref)
+    if isinstance(ref, str) and _ID.fullmatch(ref):
+        bundled = rulesets_dir() / ref / PACK_FILE
+        if bundled.is_file():
+            return bundled
+    path = Path(text).expanduser()
+    if path.is_dir():
+        if (path / PACK_FILE).exists():
+            return path / PACK_FILE
+        raise PackError([Problem(f"{text}: this folder has no {PACK_FILE}")])
+    if path.exists():
+        return path
+    ids = _pack_ids()
+    hint = did_you_mean(text, ids) or (f"known packs: {', '.join(ids)}" if ids else None)
+    raise PackError([Problem(f"no pack or file named '{text}'", hint=hint)])
+
+
 def _pack_info(folder: Path) -> PackInfo:
-    info = PackInfo(folder.name, None, folder, _stems(folder / "modes"), _stems(folder / "house"))
+    info = PackInfo(folder.name, None, folder, stems(folder / "modes"), stems(folder / "house"))
+    named = folder / PACK_FILE
+    problem = unreadable(named, real(named), real(folder), span_name(named))
     try:
-        node = compose_file(folder / PACK_FILE)
+        if problem is not None:
+            raise PackError([problem])
+        node = compose_file(named, budget=Budget())
     except PackError as e:
         info.problems = e.problems
         return info
@@ -137,10 +161,6 @@ def _int(value) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _stems(folder: Path) -> list[str]:
-    return sorted(p.stem for p in folder.glob("*.yaml") if p.is_file()) if folder.is_dir() else []
-
-
 def _pack_ids() -> list[str]:
     folder = rulesets_dir()
     if not folder.is_dir():
@@ -153,11 +173,25 @@ def _child(node: Node | None, key: str) -> Node | None:
 
 
 def _include_root(path: Path) -> Path:
-    """The folder includes of `path` must stay in: its pack's folder, else its own."""
+    """The folder includes of a file the caller named must stay in: the pack folder it
+    lies in, else its own."""
     for folder in list(path.parents)[:_PACK_SEARCH_DEPTH]:
         if (folder / PACK_FILE).is_file():
             return folder
     return path.parent
+
+
+def _size(node: Node) -> int:
+    """How many values `node` stands for (shared subtrees counted each time)."""
+    count, todo = 0, [node]
+    while todo:
+        value = todo.pop().value
+        count += 1
+        if isinstance(value, dict):
+            todo.extend(value.values())
+        elif isinstance(value, list):
+            todo.extend(value)
+    return count
 
 
 def _unique(problems: list[Problem]) -> list[Problem]:
@@ -173,16 +207,25 @@ def _unique(problems: list[Problem]) -> list[Problem]:
 
 
 class _Loader:
-    """One load: the files read so far and every problem found in them."""
+    """One load: the files read so far, what is left of its budget, every problem found.
+
+    A file is named by (path, home): `home` is the folder of the pack it belongs to, which
+    it and what it includes or extends by path must stay in, or None for a file the caller
+    named (its includes stay in its own folder, its `extends:` must name a pack file).
+    """
 
     def __init__(self, validate: bool):
         self.validate = validate
         self.problems: list[Problem] = []
         self.files: list[Path] = []
-        self._read: dict[Path, Node | None] = {}
+        self.budget = Budget()
+        self._parsed: dict[Path, Node | None] = {}  # each file composed once per load
+        self._expanded: dict[tuple[Path, Path], Node | None] = {}  # and its includes merged
+        self._ids: dict[Path, str | None] = {}  # the `pack:` of files looked at for an id
 
     def run(self, ref, mode, house) -> LoadedTree | None:
-        main = self.chain(resolve_ref(ref))
+        named = _locate(ref)
+        main = self.chain(named, pack_home(named), span_name(named))
         base_path = main[0][0] if main else None
         base = main[0][1] if main else None
         root = base_path.parent if base_path else None
@@ -211,16 +254,17 @@ class _Loader:
         pack_id = pack.value if pack is not None and isinstance(pack.value, str) else root.name
         return LoadedTree(tree, self.files, pack_id, mode or (modes[0] if modes else None), root)
 
-    def chain(self, path: Path) -> list[tuple[Path, Node]] | None:
-        """`path` and the files it extends, base pack first; None if a link is broken."""
+    def chain(self, named: Path, home: Path | None, what: str,
+              span: Span | None = None) -> list[tuple[Path, Node]] | None:
+        """`named` and the files it extends, base pack first; None if a link is broken."""
         layers: list[tuple[Path, Node]] = []
-        current: Path | None = path.resolve()
+        current = self.admit(named, home, what, span)
         while current is not None:
             if any(current == p for p, _ in layers):
                 names = [span_name(p) for p in (*(p for p, _ in layers), current)]
                 self.problems.append(Problem(f"extends cycle: {' -> '.join(names)}"))
                 return None
-            node = self.read(current)
+            node = self.read(current, home if home is not None else _include_root(current))
             if node is None:
                 return None
             layers.append((current, node))
@@ -231,27 +275,50 @@ class _Loader:
                 self.problems.append(Problem(
                     "a file has either pack (a base pack) or extends (an overlay), not both",
                     node.key_span("pack")))
-            current = self._extends_target(extends, current)
-            if current is None:
+            target = self._extends_target(extends, current, home)
+            if target is None:
                 return None
+            named, home = target
+            current = self.admit(named, home, f"extends '{extends.value}'", extends.span)
+        if current is None:
+            return None
         layers.reverse()
         return layers
 
-    def read(self, path: Path) -> Node | None:
-        """One top-level file with its includes merged in, read once per load."""
-        if path not in self._read:
-            self._read[path] = self._read_file(path, _include_root(path).resolve(), (path,))
-        return self._read[path]
-
-    def _read_file(self, path: Path, root: Path, stack: tuple[Path, ...]) -> Node | None:
-        if path not in self.files:
-            self.files.append(path)
-        try:
-            node = compose_file(path)
-        except PackError as e:
-            self.problems.extend(e.problems)
+    def admit(self, named: Path, home: Path | None, what: str,
+              span: Span | None = None) -> Path | None:
+        """The real path of `named` if this load may read it (`confine.unreadable`), else
+        None with the problem noted."""
+        if self.budget.spent:  # told once already
             return None
-        return self._expand_includes(node, path, root, stack)
+        target = real(named)
+        problem = unreadable(named, target, home, what, span)
+        if problem is None and target not in self._parsed and len(self._parsed) >= MAX_FILES:
+            problem = Problem(f"{what}: this load already read {MAX_FILES} files, the most "
+                              "one load reads", span, hint="a pack includes each file once")
+        if problem is not None:
+            self.problems.append(problem)
+            return None
+        return target
+
+    def read(self, path: Path, root: Path, stack: tuple[Path, ...] = ()) -> Node | None:
+        """File `path` (admitted) with its includes merged in, each read once per load."""
+        key = (path, root)
+        if key not in self._expanded:
+            node = self._compose(path)
+            self._expanded[key] = None if node is None else \
+                self._expand_includes(node, path, root, (*stack, path))
+        return self._expanded[key]
+
+    def _compose(self, path: Path) -> Node | None:
+        if path not in self._parsed:
+            self.files.append(path)
+            try:
+                self._parsed[path] = compose_file(path, budget=self.budget)
+            except PackError as e:
+                self.problems.extend(e.problems)
+                self._parsed[path] = None
+        return self._parsed[path]
 
     def _expand_includes(self, node: Node, path: Path, root: Path, stack) -> Node:
         """`node` with its `include:` files merged in order and its own keys on top."""
@@ -265,7 +332,7 @@ class _Loader:
         merged: Node | None = None
         for item in include.value:
             target = self._include_target(item, path, root, stack)
-            part = self._read_file(target, root, (*stack, target)) if target else None
+            part = self.read(target, root, stack) if target else None
             if part is None:
                 continue
             if not isinstance(part.value, dict):
@@ -276,6 +343,12 @@ class _Loader:
                 if key in part.value:
                     self.problems.append(Problem(f"an included file cannot have '{key}'",
                                                  part.key_span(key)))
+            if self.budget.spent:  # told once already
+                break
+            self.budget.nodes -= _size(part)  # merging costs what the part holds, each time
+            if self.budget.spent:
+                self.problems.append(self.budget.too_many(item.span))
+                break
             part = without(part, "pack", "extends", "remove")
             merged = part if merged is None else merge(merged, part, self.problems)
         if merged is None:
@@ -297,92 +370,106 @@ class _Loader:
             self.problems.append(Problem(f"include '{text}': absolute paths are not allowed",
                                          item.span, hint="write a path relative to this file"))
             return None
-        target = (path.parent / text).resolve()
-        if not target.is_relative_to(root):
-            self.problems.append(Problem(f"include '{text}' leaves the pack folder", item.span,
-                                         hint=f"included files must be inside {span_name(root)}"))
+        if len(stack) > MAX_INCLUDE_DEPTH:
+            self.problems.append(Problem(
+                f"include '{text}': includes nest more than {MAX_INCLUDE_DEPTH} files deep",
+                item.span, hint="include the files from pack.yaml instead"))
             return None
+        target = self.admit(path.parent / text, root, f"include '{text}'", item.span)
         if target in stack:
             names = " -> ".join(p.relative_to(root).as_posix() for p in (*stack, target))
             self.problems.append(Problem(f"include cycle: {names}", item.span))
             return None
-        if target.suffix not in (".yaml", ".yml") or not target.is_file():
-            siblings = _stems(target.parent)
-            hint = did_you_mean(Path(text).stem, siblings)
-            self.problems.append(Problem(f"include '{text}': no such .yaml file", item.span,
-                                         hint=hint))
-            return None
         return target
 
-    def _extends_target(self, extends: Node, path: Path) -> Path | None:
-        """The file an overlay's `extends:` names: a pack id or a path relative to it."""
+    def _extends_target(self, extends: Node, path: Path, home: Path | None):
+        """(file, home) that an overlay's `extends:` names: a pack id, or a path relative
+        to it, inside its pack folder for a pack file, a pack file for one the caller
+        named. None if there is none (the problem noted)."""
         value = extends.value
         if not isinstance(value, str) or not value:
             self.problems.append(Problem("extends: expected a pack id or a relative path",
                                          extends.span))
             return None
         if _ID.fullmatch(value):
-            found = self._pack_by_id(value, path)
+            found = self._pack_by_id(value, path, home)
             if found is not None:
                 return found
         target = path.parent / value
         if target.is_dir():
             target = target / PACK_FILE
-        if target.is_file():
-            return target.resolve()
+        if home is not None:
+            if not real(target).is_relative_to(home) or target.exists():
+                return target, home  # `admit` says what is wrong with it, if anything
+        elif target.exists():
+            found_home = pack_home(target)
+            if found_home is not None:
+                return target, found_home
+            self.problems.append(Problem(
+                f"extends '{value}': not a pack file", extends.span,
+                hint="a house rule extends a pack (its id, folder or pack.yaml) or a .yaml in "
+                     "a pack's modes/ or house/ folder"))
+            return None
         self.problems.append(Problem(f"extends '{value}': no pack with this id and no such file",
                                      extends.span, hint=did_you_mean(value, _pack_ids())))
         return None
 
-    def _pack_by_id(self, pack_id: str, path: Path) -> Path | None:
-        """The pack `pack_id`: the one the file sits in if its id matches, else a bundled one."""
+    def _pack_by_id(self, pack_id: str, path: Path, home: Path | None):
+        """The pack `pack_id` as (file, home): the one the file sits in if its id matches
+        (never above the file's own pack folder), else a bundled one."""
         for folder in list(path.parents)[:_PACK_SEARCH_DEPTH]:
-            candidate = (folder / PACK_FILE).resolve()
-            if candidate != path and candidate.is_file() \
-                    and self._declared_id(candidate) == pack_id:
-                return candidate
+            if home is not None and not folder.is_relative_to(home):
+                break
+            candidate = folder / PACK_FILE
+            found = real(candidate)
+            if found != path and unreadable(candidate, found, folder, "") is None \
+                    and self._declared_id(found) == pack_id:
+                return candidate, folder
         bundled = rulesets_dir() / pack_id / PACK_FILE
-        return bundled.resolve() if bundled.is_file() else None
+        return (bundled, real(bundled.parent)) if bundled.is_file() else None
 
     def _declared_id(self, path: Path) -> str | None:
         """The `pack:` id of a pack file, read quietly: it may be some unrelated pack."""
-        node = self._read.get(path)
-        if node is None:
+        if path not in self._ids:
+            node = self._parsed.get(path)
             try:
-                node = compose_file(path)
+                node = node or compose_file(path, budget=self.budget)
             except PackError:
-                return None
-        pack = _child(node, "pack")
-        return pack.value if pack is not None else None
+                node = None
+            pack = _child(node, "pack")
+            self._ids[path] = pack.value if pack is not None else None
+        return self._ids[path]
 
     def _mode_layers(self, root: Path, mode: str, base_path: Path):
-        modes = _stems(root / "modes")
+        modes = stems(root / "modes")
         if not _ID.fullmatch(mode) or mode not in modes:
             hint = did_you_mean(mode, modes) or (
                 f"modes of this pack: {', '.join(modes)}" if modes else "this pack has no modes")
             self.problems.append(Problem(f"unknown mode '{mode}'", hint=hint))
             return []
-        return self._overlay_layers(root / "modes" / f"{mode}.yaml", base_path, f"mode '{mode}'")
+        return self._overlay_layers(root / "modes" / f"{mode}.yaml", root, base_path,
+                                    f"mode '{mode}'")
 
     def _house_layers(self, entry: str | Path, root: Path | None, base_path: Path | None):
         text = str(entry)
         path = Path(text).expanduser()
-        if not path.is_file() and root is not None and isinstance(entry, str) \
+        home = pack_home(path)
+        if not path.exists() and root is not None and isinstance(entry, str) \
                 and _ID.fullmatch(text):
-            path = root / "house" / f"{text}.yaml"
-        if not path.is_file():
-            names = _stems(root / "house") if root is not None else []
+            path, home = root / "house" / f"{text}.yaml", root
+        if not path.exists():
+            names = stems(root / "house") if root is not None else []
             self.problems.append(Problem(f"house rule '{text}': no such file or house rule",
                                          hint=did_you_mean(text, names)))
             return []
-        return self._overlay_layers(path, base_path, "house rule")
+        return self._overlay_layers(path, home, base_path, "house rule")
 
-    def _overlay_layers(self, path: Path, base_path: Path | None, what: str):
+    def _overlay_layers(self, path: Path, home: Path | None, base_path: Path | None, what: str):
         """The overlays from `path` down to the base pack, which must be `base_path`."""
-        chain = self.chain(path)
+        name = span_name(path)
+        chain = self.chain(path, home, f"{name} ({what})")
         if chain is None or base_path is None:
             return []
-        name = span_name(path)
         if len(chain) == 1:
             self.problems.append(Problem(
                 f"{name} is a base pack, not an overlay: a {what} needs 'extends'",

@@ -61,9 +61,13 @@ def item_id(node: Node) -> Any:
     """The `id` of a list item, or None when it has no usable one."""
     if isinstance(node.value, dict) and "id" in node.value:
         ident = node.value["id"].value
-        if isinstance(ident, str | int) and not isinstance(ident, bool):
+        if _is_id(ident):
             return ident
     return None
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, str | int) and not isinstance(value, bool)
 
 
 def is_id_list(items: list[Node]) -> bool:
@@ -117,11 +121,14 @@ def _apply_remove(base: Node, spec: Node, problems: list[Problem]) -> Node:
         if not isinstance(ids.value, list):
             problems.append(Problem(f"remove.{section}: expected a list of ids", ids.span))
             continue
+        problems.extend(Problem(f"remove.{section}: an id is a name or a number", i.span)
+                        for i in ids.value if not _is_id(i.value))
+        named = [i for i in ids.value if _is_id(i.value)]
         target = sections[section]
         if isinstance(target.value, dict):
-            sections[section] = _remove_keys(target, section, ids.value, problems)
+            sections[section] = _remove_keys(target, section, named, problems)
         elif isinstance(target.value, list) and is_id_list(target.value):
-            sections[section] = _remove_items(target, section, ids.value, problems)
+            sections[section] = _remove_items(target, section, named, problems)
         else:
             problems.append(Problem(
                 f"remove: '{section}' is neither a list of items with ids nor a mapping", where))
@@ -130,9 +137,10 @@ def _apply_remove(base: Node, spec: Node, problems: list[Problem]) -> Node:
 
 def _remove_items(target: Node, section: str, ids: list[Node], problems: list[Problem]) -> Node:
     present = [item_id(item) for item in target.value]
+    known = set(present)  # a list would make removing n of n items cost n*n
     gone = set()
     for ident in ids:
-        if ident.value in present:
+        if ident.value in known:
             gone.add(ident.value)
         else:
             problems.append(Problem(f"remove: {section} has no item with id '{ident.value}'",

@@ -195,7 +195,10 @@ def _sentence(error: ValidationError) -> str:
     """What is wrong with one value, without saying where."""
     kind, expected, value = error.validator, error.validator_value, error.instance
     if kind == "type":
-        return f"expected {_types(expected)}, got {_show(value)}"
+        text = f"expected {_types(expected)}, got {_show(value)}"
+        if isinstance(value, str) and not value.isascii() and any(c.isdigit() for c in value):
+            text += " (a number is written with the digits 0-9)"  # '৪' looks like 8, is 4
+        return text
     if kind in ("enum", "const"):
         options = expected if kind == "enum" else [expected]
         text = f"expected one of {', '.join(_show(o) for o in options)}, got {_show(value)}"

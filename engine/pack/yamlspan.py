@@ -13,12 +13,18 @@ composes the node graph, measures its *expanded* size with memoisation before an
 it, and finally builds `Node`s itself, resolving scalars the YAML 1.2 way. Every `Node`
 carries the `Span` of its start so later stages (schema, effect-language compiler) can point
 at `file:line:col`.
+
+A file is read only if it is a regular file (a FIFO would block the read, a device never
+end it), and its text is kept for the excerpts of errors (`engine.errors.remember_source`).
+MAX_BYTES, MAX_DEPTH and MAX_NODES bound one file; a `Budget` bounds all the files of one
+load together, so a pack cannot multiply its size by being many files.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -33,11 +39,15 @@ from yaml.events import (
 )
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from engine.errors import PackError, Problem, Span
+from engine.errors import PackError, Problem, Span, remember_source
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_NODES = 100_000
+# All the files of one load together: four and five times one file's share, some hundred
+# times what the biggest bundled pack needs, and a second or two of reading at most.
+MAX_LOAD_BYTES = 4 * MAX_BYTES
+MAX_LOAD_NODES = 5 * MAX_NODES
 
 # The C loader is ~10x faster; the pure-Python one is a complete fallback.
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -108,33 +118,73 @@ def span_name(path: Path) -> str:
         return str(full)
 
 
-def compose_file(path: Path, display_name: str | None = None) -> Node:
+class Budget:
+    """What is left for the rest of one load: bytes read and values composed or merged."""
+
+    def __init__(self):
+        self.bytes = self.max_bytes = MAX_LOAD_BYTES
+        self.nodes = self.max_nodes = MAX_LOAD_NODES
+
+    @property
+    def spent(self) -> bool:
+        """True once the load went past it: its problem is told, and nothing more is read."""
+        return self.bytes < 0 or self.nodes < 0
+
+    def too_many(self, span: Span | None) -> Problem:
+        self.nodes = -1
+        return Problem(f"the files of this load together hold more than {self.max_nodes:,} "
+                       "values", span, hint="an include or an alias repeats all it names")
+
+
+def compose_file(path: Path, display_name: str | None = None,
+                 budget: Budget | None = None) -> Node:
     """Read and compose one YAML file; raise PackError listing everything wrong with it."""
     name = display_name or span_name(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise PackError([_too_big(size, name)])
-        data = path.read_bytes()
-    except OSError as e:
-        raise PackError([Problem(f"cannot read {name}: {e.strerror or e}")]) from None
-    if len(data) > MAX_BYTES:
-        raise PackError([_too_big(len(data), name)])
+    data = _read(path, name)
+    if budget is not None:
+        budget.bytes -= len(data)
+        if budget.bytes < 0:
+            raise PackError([Problem(f"the files of this load together are more than "
+                                     f"{budget.max_bytes:,} bytes", Span(name, 1, 1))])
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
         raise PackError([Problem("file is not valid UTF-8", Span(name, line, col))]) from None
-    return compose_text(text, name)
+    return compose_text(text, name, budget)
 
 
-def compose_text(text: str, filename: str = "<string>") -> Node:
-    """Compose YAML text into a Node tree; raise PackError listing everything wrong with it."""
+def _read(path: Path, name: str) -> bytes:
+    """The bytes of regular file `path`. It is looked at before it is opened, and opened
+    without waiting (a FIFO swapped in meanwhile is then seen, not waited on)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise PackError([_not_regular(name)])
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise PackError([_not_regular(name)])
+            if info.st_size > MAX_BYTES:
+                raise PackError([_too_big(info.st_size, name)])
+            data = f.read(MAX_BYTES + 1)
+    except (OSError, ValueError) as e:  # ValueError: a NUL in the name
+        raise PackError([Problem(f"cannot read {name}: {getattr(e, 'strerror', None) or e}")]
+                        ) from None
+    if len(data) > MAX_BYTES:
+        raise PackError([_too_big(len(data), name)])
+    return data
+
+
+def compose_text(text: str, filename: str = "<string>", budget: Budget | None = None) -> Node:
+    """Compose YAML text into a Node tree; raise PackError listing everything wrong with it.
+    With `budget`, its values are taken from what the load has left."""
     if len(text) > MAX_BYTES:
         raise PackError([_too_big(len(text), filename)])
+    remember_source(filename, text)
     problems: list[Problem] = []
-    scan = _Scan()
+    scan = _Scan(budget)
     if not scan.run(text, filename, problems):
         raise PackError(problems)
     try:
@@ -150,11 +200,14 @@ def compose_text(text: str, filename: str = "<string>") -> Node:
             raise PackError(problems)
         return Node(None, Span(filename, 1, 1))
     # Without aliases the graph is the tree the scan counted and measured already.
-    if scan.aliases and not _check_graph(root, filename, problems):
+    size = _check_graph(root, filename, problems, scan) if scan.aliases else scan.values
+    if size is None:
         raise PackError(problems)
     node = _Builder(filename, problems).build(root)
     if problems:
         raise PackError(problems)
+    if budget is not None:
+        budget.nodes -= size
     return node
 
 
@@ -211,6 +264,11 @@ def resolve_plain(text: str) -> Any:
     return text
 
 
+def _not_regular(name: str) -> Problem:
+    return Problem(f"{name} is not a regular file",
+                   hint="a pack is made of ordinary .yaml files (no FIFOs or devices)")
+
+
 def _too_big(size: int, name: str) -> Problem:
     return Problem(f"file is {size:,} bytes; the limit is {MAX_BYTES:,}", Span(name, 1, 1))
 
@@ -240,20 +298,29 @@ class _Scan:
     _START = (ScalarEvent, MappingStartEvent, SequenceStartEvent)
     _OPEN = (MappingStartEvent, SequenceStartEvent)
 
-    def __init__(self):
+    def __init__(self, budget: Budget | None):
         self.aliases = False
+        self.values = 0
+        self.budget = budget
+        # The most values this file may stand for: its own limit, or what the load has left.
+        self.limit = MAX_NODES if budget is None else max(min(MAX_NODES, budget.nodes), 0)
+
+    def too_many(self, span: Span) -> Problem:
+        budget = self.budget
+        return budget.too_many(span) if budget is not None and self.limit < MAX_NODES \
+            else _too_many(span)
 
     def run(self, text: str, filename: str, problems: list[Problem]) -> bool:
         """False means stop here: `problems` says why."""
         depth = values = 0
-        start, opening = self._START, self._OPEN
+        start, opening, limit = self._START, self._OPEN, self.limit
         try:
             for event in yaml.parse(text, Loader=_Loader):
                 kind = type(event)
                 if kind in start:
                     values += 1
-                    if values > MAX_NODES:  # too big even before aliases: stop reading now
-                        problems.append(_too_many(_mark_span(event.start_mark, filename)))
+                    if values > limit:  # too big even before aliases: stop reading now
+                        problems.append(self.too_many(_mark_span(event.start_mark, filename)))
                         return False
                     if event.tag is not None:
                         problems.append(Problem(
@@ -274,6 +341,7 @@ class _Scan:
         except yaml.YAMLError as e:
             problems.append(_syntax_problem(e, text, filename))
             return False
+        self.values = values
         return True
 
 
@@ -308,8 +376,9 @@ def _children(ynode) -> list:
     return []
 
 
-def _check_graph(root, filename: str, problems: list[Problem]) -> bool:
-    """Measure the composed graph as it would be expanded, without expanding it.
+def _check_graph(root, filename: str, problems: list[Problem], scan: _Scan) -> int | None:
+    """The size of the composed graph as it would be expanded, measured without expanding
+    it; None if it is too big or too deep (`problems` says why).
 
     Aliases make the graph a DAG (or, with an anchor inside itself, a cycle). Sizes and
     heights are memoised per node identity, so a billion-laughs file costs a few hundred
@@ -327,9 +396,9 @@ def _check_graph(root, filename: str, problems: list[Problem]) -> bool:
             size = 1 + sum(measured[id(k)][0] for k in kids)
             height = (0 if isinstance(ynode, ScalarNode) else 1) + max(
                 (measured[id(k)][1] for k in kids), default=0)
-            if size > MAX_NODES:
-                problems.append(_too_many(_mark_span(ynode.start_mark, filename)))
-                return False
+            if size > scan.limit:
+                problems.append(scan.too_many(_mark_span(ynode.start_mark, filename)))
+                return None
             measured[key] = (size, height)
             continue
         if key in measured:
@@ -340,7 +409,7 @@ def _check_graph(root, filename: str, problems: list[Problem]) -> bool:
             if id(kid) in on_path:
                 problems.append(Problem("an alias refers to a collection that contains it",
                                         _mark_span(kid.start_mark, filename)))
-                return False
+                return None
             if id(kid) not in measured:
                 stack.append((kid, False))
     if measured[id(root)][1] > MAX_DEPTH:
@@ -350,8 +419,8 @@ def _check_graph(root, filename: str, problems: list[Problem]) -> bool:
             ynode = max(_children(ynode), key=lambda k: measured[id(k)][1])
         problems.append(Problem(f"nesting deeper than {MAX_DEPTH} levels (through aliases)",
                                 _mark_span(ynode.start_mark, filename)))
-        return False
-    return True
+        return None
+    return measured[id(root)][0]
 
 
 class _Builder:

@@ -132,7 +132,7 @@ def parse_measure(name: str, result: SimResult) -> tuple[str, int | str | None]:
         raise HordeError(f"unknown measure '{name}'", hint=did_you_mean(base, MEASURES) or
                          f"measures: {', '.join(MEASURES)}, win_rate:SEAT, metric:NAME")
     if base == "win_rate":
-        seat = int(arg) if arg.isdigit() else 0 if not arg else -1
+        seat = int(arg) if arg.isascii() and arg.isdigit() else 0 if not arg else -1
         if not 0 <= seat < result.players:
             raise HordeError(f"'{name}': no seat {arg} in a {result.players}-player game")
         return base, seat

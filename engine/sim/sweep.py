@@ -38,9 +38,12 @@ def parse_param(text: str) -> ParamRange:
     if ":" in spec:
         parts = spec.split(":")
         try:
+            if not spec.isascii():  # int() reads '৪' as 4
+                raise ValueError(spec)
             nums = [int(p) for p in parts]
         except ValueError:
-            raise HordeError(f"--param {text}: LO, HI and STEP must be integers") from None
+            raise HordeError(f"--param {text}: LO, HI and STEP must be whole numbers "
+                             "(digits 0-9)") from None
         if len(nums) not in (2, 3):
             raise HordeError(f"--param {text}: write LO:HI or LO:HI:STEP")
         lo, hi, step = nums[0], nums[1], nums[2] if len(nums) == 3 else 1
@@ -56,6 +59,8 @@ def parse_param(text: str) -> ParamRange:
 
 def _value(text: str):
     try:
+        if not text.isascii():  # int() reads '৪' as 4
+            raise ValueError(text)
         return int(text)
     except ValueError:
         return {"true": True, "false": False}.get(text.lower(), text)
@@ -68,9 +73,11 @@ def parse_target(text: str) -> tuple[str, float]:
                          hint='for example --target "win_rate=0.5" or --target "turns=20"')
     value = value.strip()
     try:
+        if not value.isascii():  # float() reads '৪' as 4
+            raise ValueError(value)
         number = float(value[:-1]) / 100 if value.endswith("%") else float(value)
     except ValueError:
-        raise HordeError(f"--target {text}: '{value}' is not a number") from None
+        raise HordeError(f"--target {text}: '{value}' is not a number (digits 0-9)") from None
     return name.strip(), number
 
 

@@ -59,8 +59,7 @@ def test_the_law_points_into_the_pack_and_the_action_into_the_house_rule():
 
 def test_a_card_may_say_it_is_not_conserved(tmp_path):
     allowed = tmp_path / "allowed.yaml"
-    allowed.write_text(f"extends: {fixture('copying-keys')}\n"
-                       "cards:\n  - {id: keys, conserved: false}\n")
-    game = engine.load(PACK, house=[str(allowed)])
+    allowed.write_text(f"extends: {PACK}\ncards:\n  - {{id: keys, conserved: false}}\n")
+    game = engine.load(PACK, house=[fixture("copying-keys"), str(allowed)])
     result = run_check(game, examples=40, seed=0, laws=["conservation"])
     assert result.failure is None and result.games >= 1

@@ -187,10 +187,11 @@ def test_included_keys_merge_in_order_under_the_files_own(tmp_path):
 
 
 def test_an_extends_cycle_is_reported(tmp_path, monkeypatch):
-    write(tmp_path, {"a.yaml": "extends: b.yaml\n", "b.yaml": "extends: a.yaml\n"})
+    write(tmp_path, {"pack.yaml": "pack: p\n", "modes/a.yaml": "extends: b.yaml\n",
+                     "modes/b.yaml": "extends: a.yaml\n"})
     monkeypatch.chdir(tmp_path)
-    (problem,) = problems(str(tmp_path / "a.yaml"))
-    assert problem.message == "extends cycle: a.yaml -> b.yaml -> a.yaml"
+    (problem,) = problems(str(tmp_path / "modes" / "a.yaml"))
+    assert problem.message == "extends cycle: modes/a.yaml -> modes/b.yaml -> modes/a.yaml"
 
 
 def test_problems_from_every_file_are_raised_together(tmp_path):

@@ -1,0 +1,74 @@
+"""Which files a load may read, decided before any is opened.
+
+Packs are shared, so what a pack's text may make horde read is confined. A *pack file*
+(a `pack.yaml`, a `.yaml` in a pack's `modes/` or `house/` folder, and whatever those
+include or extend by path) must lie inside its pack's folder, where it really is once
+symlinks are followed. Only a file the user names (a house rule on the command line) may
+lie anywhere. Only regular `.yaml`/`.yml` files are read: a FIFO would block the read, a
+device never end it, and any other file is no pack's business. `engine.pack.loader`
+applies these rules to every file it reads.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from engine.errors import Problem, Span, did_you_mean
+from engine.pack.yamlspan import span_name
+
+PACK_FILE = "pack.yaml"
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def pack_home(path: Path) -> Path | None:
+    """The folder of the pack `path` is a file of (a pack.yaml, or a .yaml in a pack's
+    modes/ or house/ folder), symlinks resolved; None if it is no pack's file. Decided by
+    where `path` is written, not where it leads, so a link cannot change its pack."""
+    full = Path(os.path.abspath(path))
+    if full.name == PACK_FILE:
+        return real(full.parent)
+    if full.parent.name in ("modes", "house") and (full.parent.parent / PACK_FILE).is_file():
+        return real(full.parent.parent)
+    return None
+
+
+def links_out(path: Path, folder: Path) -> bool:
+    """Whether `path`, found in `folder`, really is somewhere else (through a symlink)."""
+    return not real(path).is_relative_to(real(folder))
+
+
+def real(path: Path) -> Path:
+    """`path` with every symlink followed (as far as they lead: a loop stays a loop)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):  # a loop; a NUL in the name
+        return Path(os.path.abspath(path))
+
+
+def unreadable(named: Path, target: Path, home: Path | None, what: str,
+               span: Span | None = None) -> Problem | None:
+    """Why `named` (leading to `target`) may not be read as a file of the pack in `home`
+    (anywhere, when None); None when it may. The folder is checked first: whether a file
+    outside exists is nothing a pack may learn."""
+    if home is not None and not target.is_relative_to(home):
+        return Problem(f"{what} leaves the pack folder", span,
+                       hint=f"a pack's files stay inside {span_name(home)} (a symlink counts "
+                            "where it leads)")
+    if named.suffix not in YAML_SUFFIXES or target.suffix not in YAML_SUFFIXES:
+        return Problem(f"{what}: not a .yaml file", span)
+    try:
+        mode = os.stat(target).st_mode
+    except (OSError, ValueError):
+        hint = did_you_mean(named.stem, stems(target.parent))
+        return Problem(f"{what}: no such .yaml file", span, hint=hint)
+    if not stat.S_ISREG(mode):
+        return Problem(f"{what}: not a regular file", span,
+                       hint="a pack is made of ordinary .yaml files (no FIFOs or devices)")
+    return None
+
+
+def stems(folder: Path) -> list[str]:
+    """The names of the .yaml files in `folder` (its modes, say)."""
+    return sorted(p.stem for p in folder.glob("*.yaml") if p.is_file()) if folder.is_dir() else []
