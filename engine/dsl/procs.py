@@ -17,6 +17,7 @@ import ast as py
 import sys
 from collections.abc import Callable
 
+from engine.dsl import pysource
 from engine.errors import HordeError, RuleRuntimeError
 
 _CATCH = (ArithmeticError, LookupError, TypeError, AttributeError, ValueError, RecursionError)
@@ -60,13 +61,14 @@ def _locate_error(c):
 def _make_direct(c, name: str, params: list[str], limits: dict) -> Callable:
     from engine.dsl.compiler import _COUNTER, Compiled
 
-    if c.uses is None or not set(c.uses) <= set(params) or not c.body:
+    if c.uses is None or not set(c.uses) <= set(params) or not c.body or \
+            not all(pysource.is_ident(p) for p in params):
         def generic(S, *args):  # reads a name no argument gives: the general way
             return S.game.call_effect_proc(S, name, dict(zip(params, args, strict=True)))
         return generic
-    depth = limits["depth"]
+    depth = pysource.whole(limits["depth"])
     head = [
-        f"def _direct(S{''.join(', v_' + p for p in params)}):",
+        f"def _direct(S{''.join(', ' + pysource.name('v_', p) for p in params)}):",
         f"    if S.depth >= {depth}:",
         f"        _too_deep({name!r}, {depth})",
         "    S.depth += 1",
@@ -88,7 +90,7 @@ def _make_direct(c, name: str, params: list[str], limits: dict) -> Callable:
     source = "\n".join([*head, *("    " + line for line in c.body), *tail]) + "\n"
     ns = c.fn.__globals__  # the procedure's own names: builtins, constants, callees
     _COUNTER[0] += 1
-    exec(compile(source, f"<horde:proc {name}:{_COUNTER[0]}>", "exec"), ns)  # noqa: S102
+    pysource.run(source, f"<horde:proc {name}:{_COUNTER[0]}>", ns, c.locate(None) if c.locate else None)
     fn = ns.pop("_direct")
     lines = {ln + len(head): pos for ln, pos in c.body_lines.items()}
     ns["_D"] = Compiled(fn, c.type, source, lines, c.locate)
