@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from engine.dsl import ast, procs, pysource, runtime
 from engine.dsl.builtins import BUILTINS
 from engine.dsl.env import Env
-from engine.dsl.pysource import ASSIGN_OPS, OPERATORS
+from engine.dsl.pysource import ASSIGN_OPS, MAX_BLOCKS, MAX_BRANCH_DEPTH, OPERATORS
 from engine.dsl.pysource import name as pyname
 from engine.dsl.values import E, P
 from engine.errors import RuleRuntimeError, did_you_mean
@@ -107,13 +107,27 @@ class _Emitter:
         self.lines.append("    " * indent + text)
         self.line_pos[len(self.lines)] = pos
 
-    def stmts(self, body, indent: int) -> None:
+    def stmts(self, body, indent: int, depth: int = 0) -> None:
+        """Statements at `indent`, inside `indent - 1` blocks and `depth` levels of Python
+        statements (an `elif` is one level deeper than its `if`)."""
         if not body:
             self.emit_line(indent, "pass", (1, 1))
         for st in body:
-            self.stmt(st, indent)
+            self.stmt(st, indent, depth)
 
-    def stmt(self, st: ast.Node, indent: int) -> None:
+    def too_deep(self, node: ast.Node, indent: int, depth: int) -> bool:
+        """Whether a block at `indent` and Python depth `depth` is beyond what compiles
+        (engine.dsl.pysource MAX_BLOCKS, MAX_BRANCH_DEPTH): then a problem at `node`."""
+        if indent - 1 > MAX_BLOCKS:
+            self.fail(node, f"blocks nested more than {MAX_BLOCKS} deep; move the inner part into a procedure")
+        elif depth > MAX_BRANCH_DEPTH:
+            self.fail(node, f"ifs, elifs and loops nested more than {MAX_BRANCH_DEPTH} deep (each elif is an "
+                            "if inside the else before it); split the chain, or move part of it into a procedure")
+        else:
+            return False
+        return True
+
+    def stmt(self, st: ast.Node, indent: int, depth: int = 0) -> None:
         if isinstance(st, ast.Assign):
             self.assign(st, indent)
         elif isinstance(st, ast.ExprStmt):
@@ -125,21 +139,27 @@ class _Emitter:
             self.callflow(st, indent)
         elif isinstance(st, ast.If):
             for k, (cond, body) in enumerate(st.branches):
+                if self.too_deep(cond if k else st, indent + 1, depth + k + 1):
+                    return
                 code, _ = self.expr(cond)
                 self.emit_line(indent, f"{'if' if k == 0 else 'elif'} {code}:", cond.pos)
-                self.stmts(body, indent + 1)
+                self.stmts(body, indent + 1, depth + k + 1)
             if st.orelse:
                 self.emit_line(indent, "else:", st.pos)
-                self.stmts(st.orelse, indent + 1)
+                self.stmts(st.orelse, indent + 1, depth + len(st.branches))
         elif isinstance(st, ast.For):
+            if self.too_deep(st, indent + 1, depth + 1):
+                return
             src, t = self.expr(st.source)
             self.bind_local(st, st.var, _elem(t))
             self.emit_line(indent, f"for {pyname('v_', st.var)} in _items(S, {src}):", st.pos)
-            self.stmts(st.body, indent + 1)
+            self.stmts(st.body, indent + 1, depth + 1)
         elif isinstance(st, ast.Repeat):
+            if self.too_deep(st, indent + 1, depth + 1):
+                return
             n, _ = self.expr(st.count)
             self.emit_line(indent, f"for _ in _repeat(S, {n}):", st.pos)
-            self.stmts(st.body, indent + 1)
+            self.stmts(st.body, indent + 1, depth + 1)
         else:  # pragma: no cover - the parser makes no other statements
             self.fail(st, f"unsupported statement {type(st).__name__}")
 

@@ -13,8 +13,10 @@ that source in three ways only, each checked here rather than trusted:
 - an operator only through a fixed table (`OPERATORS`, `ASSIGN_OPS`).
 
 A named argument is written `k=...` only when `k` may stand there (`bare_keyword`);
-otherwise as `**{'k': ...}`. Should generated code still not compile, `compile_source`
-makes that a clear error instead of a crash.
+otherwise as `**{'k': ...}`. Python's own limits on what it compiles are kept apart by
+the compiler (MAX_BLOCKS, MAX_BRANCH_DEPTH) and the parser (MAX_NESTING); should
+generated code still not compile, `compile_source` makes that a clear error instead of a
+crash.
 """
 
 from __future__ import annotations
@@ -47,6 +49,15 @@ PREFIXES = {
 OPERATORS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%", "==": "==", "!=": "!=",
              "<": "<", "<=": "<=", ">": ">", ">=": ">=", "and": "and", "or": "or"}
 ASSIGN_OPS = {"=": "=", "+=": "+=", "-=": "-=", "*=": "*="}
+
+# An `if`, `for` or `repeat` inside this many others is refused: Python compiles at most
+# 20 loops (and `try` blocks) inside each other in one function, a procedure's direct
+# function (engine.dsl.procs) wraps the body in a try (2 of them), and 2 are spare.
+MAX_BLOCKS = 16
+# Every `elif` is an `if` inside the `else` of the one before it in Python, which
+# compiles it by recursion: at most this many levels of ifs, elifs and loops in all, far
+# below where compiling runs out of stack (some 300 when called deep in a stack).
+MAX_BRANCH_DEPTH = 100
 
 
 def name(prefix: str, text: str) -> str:
