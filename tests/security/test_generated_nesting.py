@@ -5,7 +5,7 @@ nested blocks"), 100 levels of indentation, and an `elif` chain by recursion; 21
 `for` loops in a pack gave that SyntaxError from inside horde. The compiler now refuses
 more than MAX_BLOCKS nested blocks and MAX_BRANCH_DEPTH levels of ifs, elifs and loops;
 expressions are capped by the parser (MAX_NESTING), and whatever is left under that cap
-compiles, in a snippet and a procedure's direct function alike.
+compiles, in a snippet, a procedure's direct function and a legality plan alike.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import engine
 from engine.dsl.parser import MAX_NESTING
 from engine.dsl.procs import direct_proc
 from engine.dsl.pysource import MAX_BLOCKS, MAX_BRANCH_DEPTH
-from engine.errors import DSLSyntaxError, PackError
+from engine.errors import DSLSyntaxError, HordeError, PackError, RuleRuntimeError
+from engine.flow.labels import first_may_act, legal_bindings
 from engine.flow.machine import evaluate
 
 MINI = Path(__file__).parent.parent / "engine" / "fixtures" / "mini"
@@ -119,3 +120,48 @@ def test_every_expression_the_parser_takes_compiles(game, form):
         from engine.dsl.parser import parse_program
 
         parse_program(form.format(src))
+
+
+def _deep_pack(tmp_path: Path, leaf: str, cond: str) -> Path:
+    text = (MINI / "pack.yaml").read_text()
+    text = text.replace("procedures:\n", f"procedures:\n  deep:\n    params: [x]\n    value: \"{leaf}\"\n", 1)
+    text = text.replace("actions:\n", "actions:\n  - id: probe\n    at: start\n    who: current\n"
+                                      f"    if: \"{cond}\"\n    do: pass\n", 1)
+    (tmp_path / "pack.yaml").write_text(text)
+    return tmp_path
+
+
+def _nest(form: str, n: int, inner: str) -> str:
+    for _ in range(n):
+        inner = form.format(inner)
+    return inner
+
+
+@pytest.mark.parametrize("form", ["({}) not in [1]", "1 not in [{}]"])
+def test_a_procedure_written_into_a_deep_condition_still_compiles(tmp_path, form):
+    """Legality plans write leaf `value:` procedures into the conditions that call them:
+    a condition at the parser's limit calling a procedure at the limit is twice as deep,
+    which rewriting it (recursively, in Python) could not take when the plan was made
+    some 400 calls deep in a stack (a bot's search): it is then left as it was."""
+    n = next(n for n in range(MAX_NESTING, 0, -1) if _parses(_nest(form, n, "deep(1)")))
+    g = engine.load(_deep_pack(tmp_path, _nest(form, n, "x"), _nest(form, n - 3, "deep(1)")))
+    S = _in_deep_stack(400, lambda: g.new_state(players=2, seed=1))  # which reaches the window
+    for ask in (lambda: first_may_act(S, "start", [0, 1]), lambda: legal_bindings(S, "start", S.cur, {})):
+        try:
+            ask()
+        except RuleRuntimeError:
+            pass  # the values do not fit; what matters is that the plan compiled
+
+
+def _in_deep_stack(frames: int, f):
+    return f() if frames == 0 else _in_deep_stack(frames - 1, f)
+
+
+def _parses(src: str) -> bool:
+    from engine.dsl.parser import parse_expr
+
+    try:
+        parse_expr(src)
+    except HordeError:
+        return False
+    return True
