@@ -2,8 +2,9 @@
 
 Every snippet becomes the source of one Python function `f(S, L)` (S: the state, L: the
 locals of the flow), handed to `compile()` once at load time and run with empty
-`__builtins__`. Identifiers in the generated source come only from this module (DSL names
-are prefixed `v_`), literals only through `repr()`: nothing from a pack is ever evaluated.
+`__builtins__`. Identifiers in the generated source come only from this module, a pack's
+names behind a prefix of their kind (`v_x`), literals only through `repr()`, operators
+from a fixed table (engine.dsl.pysource): nothing from a pack is ever evaluated.
 
 Resolution and code generation walk the tree together: every name is looked up in the
 pack's `Env` and the snippet's scope, problems are collected (all of them, with "did you
@@ -20,9 +21,11 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.dsl import ast, procs, runtime
+from engine.dsl import ast, procs, pysource, runtime
 from engine.dsl.builtins import BUILTINS
 from engine.dsl.env import Env
+from engine.dsl.pysource import ASSIGN_OPS, MAX_BLOCKS, MAX_BRANCH_DEPTH, OPERATORS
+from engine.dsl.pysource import name as pyname
 from engine.dsl.values import E, P
 from engine.errors import RuleRuntimeError, did_you_mean
 
@@ -92,6 +95,7 @@ class _Emitter:
         self.line_pos: dict[int, ast.Pos] = {}
         self.procs_called: set[str] = set()
         self.zones_named: set[str] = set()
+        self.params_named: set[str] = set()
         self.untyped = False  # the last attr_place was on a variable of unknown type
 
     # -- problems --
@@ -103,13 +107,27 @@ class _Emitter:
         self.lines.append("    " * indent + text)
         self.line_pos[len(self.lines)] = pos
 
-    def stmts(self, body, indent: int) -> None:
+    def stmts(self, body, indent: int, depth: int = 0) -> None:
+        """Statements at `indent`, inside `indent - 1` blocks and `depth` levels of Python
+        statements (an `elif` is one level deeper than its `if`)."""
         if not body:
             self.emit_line(indent, "pass", (1, 1))
         for st in body:
-            self.stmt(st, indent)
+            self.stmt(st, indent, depth)
 
-    def stmt(self, st: ast.Node, indent: int) -> None:
+    def too_deep(self, node: ast.Node, indent: int, depth: int) -> bool:
+        """Whether a block at `indent` and Python depth `depth` is beyond what compiles
+        (engine.dsl.pysource MAX_BLOCKS, MAX_BRANCH_DEPTH): then a problem at `node`."""
+        if indent - 1 > MAX_BLOCKS:
+            self.fail(node, f"blocks nested more than {MAX_BLOCKS} deep; move the inner part into a procedure")
+        elif depth > MAX_BRANCH_DEPTH:
+            self.fail(node, f"ifs, elifs and loops nested more than {MAX_BRANCH_DEPTH} deep (each elif is an "
+                            "if inside the else before it); split the chain, or move part of it into a procedure")
+        else:
+            return False
+        return True
+
+    def stmt(self, st: ast.Node, indent: int, depth: int = 0) -> None:
         if isinstance(st, ast.Assign):
             self.assign(st, indent)
         elif isinstance(st, ast.ExprStmt):
@@ -121,21 +139,27 @@ class _Emitter:
             self.callflow(st, indent)
         elif isinstance(st, ast.If):
             for k, (cond, body) in enumerate(st.branches):
+                if self.too_deep(cond if k else st, indent + 1, depth + k + 1):
+                    return
                 code, _ = self.expr(cond)
                 self.emit_line(indent, f"{'if' if k == 0 else 'elif'} {code}:", cond.pos)
-                self.stmts(body, indent + 1)
+                self.stmts(body, indent + 1, depth + k + 1)
             if st.orelse:
                 self.emit_line(indent, "else:", st.pos)
-                self.stmts(st.orelse, indent + 1)
+                self.stmts(st.orelse, indent + 1, depth + len(st.branches))
         elif isinstance(st, ast.For):
+            if self.too_deep(st, indent + 1, depth + 1):
+                return
             src, t = self.expr(st.source)
             self.bind_local(st, st.var, _elem(t))
-            self.emit_line(indent, f"for v_{st.var} in _items(S, {src}):", st.pos)
-            self.stmts(st.body, indent + 1)
+            self.emit_line(indent, f"for {pyname('v_', st.var)} in _items(S, {src}):", st.pos)
+            self.stmts(st.body, indent + 1, depth + 1)
         elif isinstance(st, ast.Repeat):
+            if self.too_deep(st, indent + 1, depth + 1):
+                return
             n, _ = self.expr(st.count)
             self.emit_line(indent, f"for _ in _repeat(S, {n}):", st.pos)
-            self.stmts(st.body, indent + 1)
+            self.stmts(st.body, indent + 1, depth + 1)
         else:  # pragma: no cover - the parser makes no other statements
             self.fail(st, f"unsupported statement {type(st).__name__}")
 
@@ -148,7 +172,10 @@ class _Emitter:
         if self.pure:
             self.fail(st, "assignment is not allowed here: conditions and domains cannot change the game")
         value, vt = self.expr(st.value)
-        op = st.op
+        op = ASSIGN_OPS.get(st.op)
+        if op is None:  # the parser makes no other operators
+            self.fail(st, f"unsupported assignment {st.op!r}")
+            return
         tgt = st.target
         if isinstance(tgt, ast.Name):
             if op == "=":
@@ -157,7 +184,7 @@ class _Emitter:
                 self.fail(tgt, f"'{tgt.id}' has no value yet", did_you_mean(tgt.id, self.locals))
             else:
                 self.check_arith(st, op[0], self.locals[tgt.id], vt)
-            self.emit_line(indent, f"v_{tgt.id} {op} {value}", st.pos)
+            self.emit_line(indent, f"{pyname('v_', tgt.id)} {op} {value}", st.pos)
             return
         if isinstance(tgt, ast.Index):
             obj, _ = self.expr(tgt.obj)
@@ -236,7 +263,10 @@ class _Emitter:
         pairs = [(p, a) for p, a in zip(params, args, strict=False)]
         for k, v in kwargs:
             if k not in params:
-                self.fail(node, f"'{name}' has no parameter '{k}'", did_you_mean(k, params))
+                self.fail(node, f"'{k}' is not a parameter of {name}()",
+                          did_you_mean(k, params) or f"its parameters: {', '.join(params) or 'none'}")
+            elif any(p == k for p, _ in pairs):
+                self.fail(node, f"{name}(): '{k}' is given twice")
             pairs.append((k, v))
         given = {p for p, _ in pairs}
         missing = [p for p in params if p not in given]
@@ -257,10 +287,10 @@ class _Emitter:
     def x_Name(self, e: ast.Name):
         n = e.id
         if n in self.locals:
-            return f"v_{n}", self.locals[n]
+            return pyname("v_", n), self.locals[n]
         if n in self.scope:
             self.used_outer.add(n)
-            return f"v_{n}", self.scope[n]
+            return pyname("v_", n), self.scope[n]
         if n == "players":
             return "S.players", "list:player"
         if n == "current":
@@ -268,12 +298,12 @@ class _Emitter:
         if n in self.env.dice:
             return repr(n), "die"
         if n in self.env.consts:
-            return f"_c_{n}", self.env.consts[n][1]
+            return pyname("_c_", n), self.env.consts[n][1]
         if n in self.env.zones:
             if self.env.zones[n]:
                 self.fail(e, f"'{n}' is a zone of each player: write p.{n} (for example me.{n})")
             self.zones_named.add(n)
-            return f"_zr_{n}[-1]", "zone"
+            return f"{pyname('_zr_', n)}[-1]", "zone"
         if n in NAMESPACES:
             self.fail(e, f"'{n}' needs a field: {n}.<name>")
             return "None", "any"
@@ -296,7 +326,11 @@ class _Emitter:
                 if name not in self.env.params:
                     self.fail(e, f"unknown param '{name}'", did_you_mean(name, self.env.params))
                     return "None"
-                return repr(self.env.params[name])
+                code = pysource.literal(self.env.params[name])
+                if code is None:  # not a value of the language's own (given by a program)
+                    self.params_named.add(name)
+                    code = pyname("_pm_", name)
+                return code
             if ns == "event":
                 self.used_outer.add("event")
                 return f"v_event[{name!r}]"
@@ -352,7 +386,7 @@ class _Emitter:
             return None
         if name in self.env.zones and self.env.zones[name]:
             self.zones_named.add(name)
-            return f"_zr_{name}[{seat}]"
+            return f"{pyname('_zr_', name)}[{seat}]"
         if name == "seat":
             return seat
         return None
@@ -384,6 +418,8 @@ class _Emitter:
     def x_Index(self, e: ast.Index):
         obj, t = self.expr(e.obj)
         idx, _ = self.expr(e.index)
+        if t in ("int", "bool", "none"):
+            self.fail(e, f"{_A[t]} has no elements: xs[i] is an element of a list or a text")
         return f"{obj}[{idx}]", _elem(t)
 
     def x_Call(self, e: ast.Call):
@@ -395,7 +431,7 @@ class _Emitter:
             pairs = self.bind_pairs(e, name, params, e.args, e.kwargs)
             if [p for p, _ in pairs] == params:  # arguments in parameter order: a direct call
                 self.procs_called.add(name)
-                return f"_pc_{name}(S{''.join(', ' + code for _, code in pairs)})", "any"
+                return f"{pyname('_pc_', name)}(S{''.join(', ' + code for _, code in pairs)})", "any"
             args = ", ".join(f"{p!r}: {code}" for p, code in pairs)
             return f"_proc(S, {name!r}, {{{args}}})", "any"
         b = BUILTINS.get(name)
@@ -412,8 +448,6 @@ class _Emitter:
             want = str(b.min_args) if b.min_args == b.max_args else \
                 f"{b.min_args} to {b.max_args}" if b.max_args is not None else f"at least {b.min_args}"
             self.fail(e, f"'{name}' takes {want} argument(s), got {n}")
-        if e.kwargs and not b.varargs:
-            self.fail(e, f"'{name}' takes no named arguments")
         parts, types = [], []
         for k, a in enumerate(e.args):
             code, t = self.expr(a)
@@ -421,7 +455,8 @@ class _Emitter:
             self.check_arg(name, kind, a, t)
             parts.append(code)
             types.append(t)
-        parts += [f"{k}={self.expr(v)[0]}" for k, v in e.kwargs]
+        if e.kwargs:
+            parts.append(self.keywords(e, name, b))
         if name == "log" and not e.kwargs and name not in self.env.words:
             written = _log_line(e.args[0], parts[1:], types[1:])
             if written is not None:
@@ -431,7 +466,27 @@ class _Emitter:
             return f"{_ON_LISTS[name]}({parts[0]})", b.returns  # a list for sure: no checks
         if name in _OF_VALUES and len(parts) >= 2 and not e.kwargs:
             return f"{_OF_VALUES[name]}({', '.join(parts)})", b.returns  # Python's own, then
-        return f"_b_{name}(S{''.join(', ' + p for p in parts)})", b.returns
+        return f"{pyname('_b_', name)}(S{''.join(', ' + p for p in parts)})", b.returns
+
+    def keywords(self, e: ast.Call, name: str, b) -> str:
+        """The named arguments of a call of builtin `b`, as Python: `k=...` each, or all of
+        them as `**{'k': ...}` when one may not be written so (`class=`), in the order given.
+        A builtin takes those its function takes: any (an event's fields) when it takes
+        `**fields`, but none that is the name of one of its own parameters."""
+        own, any_name = pysource.keywords_of(b.fn)
+        seen: set[str] = set()
+        for k, _ in e.kwargs:
+            if not any_name:
+                self.fail(e, f"'{k}' is not a parameter of {name}()", f"{name}() takes no named arguments")
+            elif k in own:
+                self.fail(e, f"{name}(): a named argument cannot be called '{k}'", "choose another name")
+            elif k in seen:
+                self.fail(e, f"{name}(): '{k}' is given twice")
+            seen.add(k)
+        pairs = [(k, self.expr(v)[0]) for k, v in e.kwargs]
+        if all(pysource.bare_keyword(k) for k, _ in pairs):
+            return ", ".join(f"{k}={code}" for k, code in pairs)
+        return "**{" + ", ".join(f"{k!r}: {code}" for k, code in pairs) + "}"
 
     def check_arg(self, fname: str, kind: str, a: ast.Node, t: str) -> None:
         if kind == "card" and isinstance(a, ast.Const) and isinstance(a.value, str):
@@ -447,21 +502,23 @@ class _Emitter:
         left, lt = self.expr(e.left)
         right, rt = self.expr(e.right)
         op = e.op
-        if op in ("and", "or"):
-            return f"({left} {op} {right})", "bool"
         if op == "in":
             return f"_in(S, {left}, {right})", "bool"
         if op == "notin":
             return f"(not _in(S, {left}, {right}))", "bool"
-        if op in ("==", "!=", "<", "<=", ">", ">="):
-            return f"({left} {op} {right})", "bool"
+        py_op = OPERATORS.get(op)
+        if py_op is None:  # the parser makes no other operators
+            self.fail(e, f"unsupported operator {op!r}")
+            return "None", "any"
+        if op in ("and", "or", "==", "!=", "<", "<=", ">", ">="):
+            return f"({left} {py_op} {right})", "bool"
         self.check_arith(e, op, lt, rt)
         if op == "/":
-            return f"({left} // {right})", "int"
+            return f"({left} {py_op} {right})", "int"
         t = lt if lt == rt else "any"
         if op == "+" and lt.startswith("list") and rt.startswith("list"):
             t = lt if lt == rt else "list"
-        return f"({left} {op} {right})", t
+        return f"({left} {py_op} {right})", t
 
     def x_Not(self, e: ast.Not):
         code, _ = self.expr(e.operand)
@@ -484,7 +541,7 @@ class _Emitter:
         item, it = self.expr(e.item)
         cond = f" if {self.expr(e.cond)[0]}" if e.cond is not None else ""
         self.locals = saved
-        return f"[{item} for v_{e.var} in _items(S, {src}){cond}]", f"list:{it}"
+        return f"[{item} for {pyname('v_', e.var)} in _items(S, {src}){cond}]", f"list:{it}"
 
 
 # What a value of a known type cannot be given as a builtin's argument of kind int, str or
@@ -591,7 +648,7 @@ def compile_snippet(tree: ast.Node, env: Env, scope: dict[str, str], *, expr: bo
         em.stmts(tree.body, 1)
     if em.problems:
         return None, em.problems
-    head = [f"    v_{n} = L[{n!r}]" for n in sorted(em.used_outer)]
+    head = [f"    {pyname('v_', n)} = L[{n!r}]" for n in sorted(em.used_outer)]
     src_lines = ["def _snippet(S, L):", *head, *em.lines]
     offset = 1 + len(head)
     lines = {ln + offset: pos for ln, pos in em.line_pos.items()}
@@ -603,7 +660,12 @@ def compile_snippet(tree: ast.Node, env: Env, scope: dict[str, str], *, expr: bo
         namespace["_pc_" + name] = procs.stub(namespace, name)
     for name in em.zones_named:
         namespace["_zr_" + name] = runtime.zone_refs(name)
-    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated source only
+    for name in em.params_named:
+        namespace["_pm_" + name] = env.params[name]
+    try:
+        pysource.run(source, filename, namespace)
+    except pysource.GeneratedCodeError as exc:  # a bug: said at the snippet's line, not a crash
+        return None, [CompileProblem(exc.problem.message, lines.get(exc.lineno, tree.pos), exc.problem.hint)]
     fn = namespace["_snippet"]
     return Compiled(fn, t, source, lines, uses=tuple(sorted(em.used_outer)), body=em.lines,
                     body_lines=dict(em.line_pos)), []

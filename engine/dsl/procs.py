@@ -17,6 +17,7 @@ import ast as py
 import sys
 from collections.abc import Callable
 
+from engine.dsl import pysource
 from engine.errors import HordeError, RuleRuntimeError
 
 _CATCH = (ArithmeticError, LookupError, TypeError, AttributeError, ValueError, RecursionError)
@@ -60,13 +61,14 @@ def _locate_error(c):
 def _make_direct(c, name: str, params: list[str], limits: dict) -> Callable:
     from engine.dsl.compiler import _COUNTER, Compiled
 
-    if c.uses is None or not set(c.uses) <= set(params) or not c.body:
+    if c.uses is None or not set(c.uses) <= set(params) or not c.body or \
+            not all(pysource.is_ident(p) for p in params):
         def generic(S, *args):  # reads a name no argument gives: the general way
             return S.game.call_effect_proc(S, name, dict(zip(params, args, strict=True)))
         return generic
-    depth = limits["depth"]
+    depth = pysource.whole(limits["depth"])
     head = [
-        f"def _direct(S{''.join(', v_' + p for p in params)}):",
+        f"def _direct(S{''.join(', ' + pysource.name('v_', p) for p in params)}):",
         f"    if S.depth >= {depth}:",
         f"        _too_deep({name!r}, {depth})",
         "    S.depth += 1",
@@ -88,7 +90,7 @@ def _make_direct(c, name: str, params: list[str], limits: dict) -> Callable:
     source = "\n".join([*head, *("    " + line for line in c.body), *tail]) + "\n"
     ns = c.fn.__globals__  # the procedure's own names: builtins, constants, callees
     _COUNTER[0] += 1
-    exec(compile(source, f"<horde:proc {name}:{_COUNTER[0]}>", "exec"), ns)  # noqa: S102
+    pysource.run(source, f"<horde:proc {name}:{_COUNTER[0]}>", ns, c.locate(None) if c.locate else None)
     fn = ns.pop("_direct")
     lines = {ln + len(head): pos for ln, pos in c.body_lines.items()}
     ns["_D"] = Compiled(fn, c.type, source, lines, c.locate)
@@ -169,8 +171,16 @@ class _Substitute(py.NodeTransformer):
         return self.bound.get(node.id, node)
 
 
-def inline(tree: py.AST, game, players: tuple[str, ...] = ()) -> tuple[py.AST, int, dict]:
-    """`tree` (a generated expression, parsed) with calls of leaf `value:` procedures on
+# An expression with procedures written into it is at most this deep (in Python's tree),
+# else it is left as it was: a condition and the procedure it calls, both at the parser's
+# limit of nesting, make one over 220 deep, more than Python's recursive rewriting and
+# compiling take when a plan is made deep in a stack (and Python takes 200 brackets inside
+# each other at most); a snippet alone compiles to some 180.
+MAX_INLINED_DEPTH = 150
+
+
+def inline(source: str, game, players: tuple[str, ...] = ()) -> tuple[py.AST, int, dict]:
+    """The generated expression `source`, parsed, with calls of leaf `value:` procedures on
     plain arguments replaced by their expressions; how many call sites were replaced; the
     names the inlined expressions need. The variables named in `players` are known to
     hold players, which settles the type tests written for values of unknown type.
@@ -179,5 +189,19 @@ def inline(tree: py.AST, game, players: tuple[str, ...] = ()) -> tuple[py.AST, i
     reported at the caller: so only a caller that can redo its work the careful way on
     any error, with the steps charged up front, may use this (see flow.labels)."""
     inliner = _Inliner(game, players)
-    tree = inliner.visit(tree)
+    try:
+        tree = inliner.visit(py.parse(source, mode="eval"))
+        if inliner.inlined and _depth(tree) > MAX_INLINED_DEPTH:
+            raise RecursionError
+    except RecursionError:  # too deep with the procedures in it: as it was
+        return py.parse(source, mode="eval"), 0, {}
     return tree, inliner.inlined, inliner.ns
+
+
+def _depth(tree: py.AST) -> int:
+    deepest, todo = 0, [(tree, 1)]
+    while todo:
+        node, d = todo.pop()
+        deepest = max(deepest, d)
+        todo.extend((child, d + 1) for child in py.iter_child_nodes(node))
+    return deepest

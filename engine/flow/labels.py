@@ -13,6 +13,7 @@ from itertools import compress, repeat
 from operator import itemgetter
 
 from engine.dsl import builtins as core
+from engine.dsl import pysource
 from engine.dsl.values import E, P
 from engine.memo import remembered
 
@@ -430,8 +431,7 @@ def _exec(game, lines: list[str], ns: dict, name: str):
     for proc in [n for n in ns if n.startswith("_pc_")]:
         ns[proc] = direct_proc(game, proc[len("_pc_"):])
     ns.update(__builtins__={}, _Redo=_Redo, _zone_ids=core.zone_ids, _NO_IDS=frozenset())
-    exec(compile("\n".join(lines) + "\n", name, "exec"), ns)  # noqa: S102
-    return ns
+    return pysource.run("\n".join(lines) + "\n", name, ns)
 
 
 def _make_plan(game, point: str, is_cur: bool):
@@ -446,7 +446,7 @@ def _make_plan(game, point: str, is_cur: bool):
     # any error, sends legal_bindings the careful way, which says exactly what happened.
     lines = ["def _plan(S, v_me):"]
     if inlined:
-        lines += [f"    if S.depth >= {game.limits['depth']}:",
+        lines += [f"    if S.depth >= {pysource.whole(game.limits['depth'])}:",
                   "        raise _Redo",
                   f"    S.fx_steps += {inlined}",
                   f"    S.steps += {inlined}",
@@ -541,7 +541,8 @@ def _seat(game, ns: dict, tests: list, inlined: list, hoisted: dict, held: list)
     steps = sum(inlined)
     lines = [f"S.steps, S.fx_steps = steps + {steps}, fx_steps + {steps}"]
     if steps:
-        lines += [f"if S.depth >= {game.limits['depth']} or S.fx_steps > S.fx_cap or S.steps > S.step_cap:",
+        depth = pysource.whole(game.limits["depth"])
+        lines += [f"if S.depth >= {depth} or S.fx_steps > S.fx_cap or S.steps > S.step_cap:",
                   "    return k"]
     if not tests:
         return [*lines, "pass"]
@@ -655,7 +656,7 @@ def _empty_handed(game, plans: list, ns: dict, skip: list) -> list[str]:
 
 def _room(game, most: int, steps: str, fx_steps: str) -> str:
     """The test that the budgets have room for `most` more steps after `steps`, `fx_steps`."""
-    return f"S.depth < {game.limits['depth']} and {fx_steps} + {most} <= S.fx_cap and " \
+    return f"S.depth < {pysource.whole(game.limits['depth'])} and {fx_steps} + {most} <= S.fx_cap and " \
         f"{steps} + {most} <= S.step_cap" if most else "True"
 
 
@@ -668,10 +669,13 @@ def _prepared(game, c):
         test = _test(c)
         if test is None:
             return None
-        tree, n, names = inline(pyast.parse(test, mode="eval"), game, players=("v_me",))
-        hoist = _Hoist()
-        tree = hoist.visit(tree)
-        return (pyast.unparse(tree), n, names, hoist.names, _first_held(tree), _plain(tree))
+        try:
+            tree, n, names = inline(test, game, players=("v_me",))
+            hoist = _Hoist()
+            tree = hoist.visit(tree)
+            return (pyast.unparse(tree), n, names, hoist.names, _first_held(tree), _plain(tree))
+        except RecursionError:  # a test too deep to rewrite here joins no plan
+            return None
     return remembered(game.plans.setdefault("tests", {}), c, make)
 
 

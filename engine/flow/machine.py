@@ -9,7 +9,7 @@ when no card could be played.
 
 from __future__ import annotations
 
-from engine.dsl import footprint
+from engine.dsl import footprint, pysource
 from engine.dsl.compiler import Compiled, error_pos, runtime_message
 from engine.dsl.values import E, P
 from engine.errors import HordeError, RuleRuntimeError
@@ -194,7 +194,7 @@ def _end_check(g):
              "    if holds:",
              "        _careful(S)"]
     ns["_careful"] = _check_ends_carefully
-    exec(compile("\n".join(lines) + "\n", "<horde:end check>", "exec"), ns)  # noqa: S102
+    pysource.run("\n".join(lines) + "\n", "<horde:end check>", ns)
     check = g.plans["end check"] = ns["_ends"]
     return check
 

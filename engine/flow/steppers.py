@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 
+from engine.dsl import pysource
 from engine.dsl.runtime import zone_refs
 from engine.flow.labels import handed, legal_bindings, needs_locals, window_check, window_skip
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
@@ -111,7 +112,7 @@ def _define(ns: dict, lines: list[str], filename: str):
     """The function whose source is `lines` (a `def` first), run with no builtins but the
     names in `ns`."""
     ns["__builtins__"] = {}
-    exec(compile("\n".join(lines) + "\n", filename, "exec"), ns)  # noqa: S102
+    pysource.run("\n".join(lines) + "\n", filename, ns)
     return ns[lines[0][len("def "):lines[0].index("(")]]
 
 
@@ -159,7 +160,7 @@ def _push(game, nid: int, vars: str = "None", boundary: bool = False, into: str 
     """`push(S, nid, ...)`, written out: its depth check (push raises the error), its frame
     (also in variable `into`, when given)."""
     frame = f"[{nid}, 0, {vars}, None, {boundary}]"
-    check = [f"if len(stack) > {game.limits['depth'] * 8}:",
+    check = [f"if len(stack) > {pysource.whole(game.limits['depth'] * 8)}:",
              f"    push(S, {nid}, {vars}, {boundary})"]
     if into is None:
         return [*check, f"stack.append({frame})"]
