@@ -105,6 +105,8 @@ def _fail(exc: UnexpectedInput, text: str) -> DSLSyntaxError:
         msg = what + _expected(exc)
     elif isinstance(exc, UnexpectedCharacters):
         msg = f"unexpected character {exc.char!r}"
+        if exc.char.isdigit():  # another script's digit, which Python's int() would read
+            msg = f"expected a number (digits 0-9), got {exc.char!r}"
     elif isinstance(exc, UnexpectedEOF):
         msg = "unexpected end of text" + _expected(exc)
     else:

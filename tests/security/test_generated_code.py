@@ -170,7 +170,8 @@ def test_names_are_ascii_and_unnormalised():
                       ("x = ٣", "٣"), ("\u212a = 1", "\u212a")]:
         with pytest.raises(DSLSyntaxError) as exc:
             parse_program(src)
-        assert exc.value.problem.message == f"unexpected character {char!r}"
+        want = "expected a number (digits 0-9), got" if char.isdigit() else "unexpected character"
+        assert exc.value.problem.message == f"{want} {char!r}"
         assert exc.value.pos == (1, src.index(char) + 1)
     assert parse_program("x = 'ﬁeld ３'  # ﬁ").body[0].value.value == "ﬁeld ３"
 
