@@ -39,6 +39,7 @@ from engine.extensions import Extension
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _SECTION_KEYS = {"type", "legend", "blocked", "across", "road", "stack", "placed", "start",
                  "player_square", "connect", "tiles"}
+MAX_TILE_COUNT = 1000  # copies of one tile, as of one card (docs/limits.md)
 _TILE_KEYS = {"id", "name", "count", "squares", "roads", "fields"}
 
 
@@ -579,8 +580,8 @@ def _tile(spec, k, legend, road, fail) -> TileDef | None:
                  f"the middle square of an edge; these squares give "
                  f"'{''.join('nesw'[e] for e in sorted(roads))}')", "tiles", k, "roads")
     count = spec.get("count", 1)
-    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-        fail(f"tile {tid}: count must be a whole number", "tiles", k, "count")
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_TILE_COUNT:
+        fail(f"tile {tid}: count must be a whole number from 0 to {MAX_TILE_COUNT}", "tiles", k, "count")
         count = 1
     fields = spec.get("fields") or {}
     if not isinstance(fields, dict):

@@ -278,3 +278,10 @@ def test_unknown_board_type_is_a_pack_error(tmp_path):
     (tmp_path / "pack.yaml").write_text(PACK.replace("type: tiles", "type: tyles"))
     with pytest.raises(PackError, match="board type must be one of"):
         engine.load(str(tmp_path / "pack.yaml"))
+
+
+def test_a_tile_count_has_a_maximum(tmp_path):
+    """As a card's: `count: 10**9` would make a billion entities before the first turn."""
+    (tmp_path / "pack.yaml").write_text(PACK.replace("count: 3,", "count: 1000000000,"))
+    with pytest.raises(PackError, match="tile straight: count must be a whole number from 0 to 1000"):
+        engine.load(str(tmp_path / "pack.yaml"))
