@@ -68,3 +68,10 @@ def test_the_cards_made_at_setup_are_bounded_in_all(tmp_path):
     (tmp_path / "seats.yaml").write_text(f"extends: roll-them-bones\ncards:\n{seats}")
     with pytest.raises(PackError, match="for each of 6 seats"):
         engine.load("roll-them-bones", house=[str(tmp_path / "seats.yaml")])
+
+
+def test_a_name_with_a_trailing_line_break_is_no_name(pack):
+    """Python's `$` matches before a final line break, so `^[a-z_][a-z0-9_]*$` alone let a
+    quoted "deck\\n" pass as an identifier; the schema's patterns match whole strings."""
+    assert pack('player: {"score\\n": {type: int, init: 0}}\n') != []
+    assert pack('cards: [{id: "c\\n", zone: deck}]\n') != []
