@@ -24,6 +24,21 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
+# Players at one table, whatever a pack's `players.max` says: a record, zones and a bot
+# each, and a report with a row each.
+MAX_PLAYERS = 100
+
+
+def check_players(game: Game, n: int) -> None:
+    """`n` players may play `game`: within the pack's range, and within MAX_PLAYERS."""
+    if not game.players_min <= n <= game.players_max:
+        raise StateError(f"{game.title} is for {game.players_min} to {game.players_max} "
+                         f"players, not {n:,}")
+    if n > MAX_PLAYERS:
+        raise StateError(f"{n:,} players is more than the {MAX_PLAYERS} a game may have",
+                         hint=f"{game.title} allows up to {game.players_max:,}; play with fewer")
+
+
 def copy_value(v):
     """Copy what is mutable in a stored value (lists, dicts); references are immutable."""
     t = type(v)
@@ -147,6 +162,8 @@ class State:
 
     # ---------- construction ----------
     def __init__(self, game: Game, players: int, seed: int):
+        if players > MAX_PLAYERS:
+            check_players(game, players)
         self.game = game
         self.seed = seed
         self.players = [P(i) for i in range(players)]
