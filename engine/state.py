@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
+# Entities (cards, tokens, pieces) one game may make, its deal included: the packs make a
+# few hundred; a count of 10**9 would otherwise build 10**9 records (docs/limits.md).
+MAX_ENTITIES = 100_000
 # Players at one table, whatever a pack's `players.max` says: a record, zones and a bot
 # each, and a report with a row each.
 MAX_PLAYERS = 100
@@ -451,6 +454,10 @@ class State:
 
     def new_entity(self, kind: str, fields: dict) -> int:
         uid = self.next_uid
+        if uid > MAX_ENTITIES:
+            raise RuleRuntimeError(f"a game may make at most {MAX_ENTITIES:,} entities, and "
+                                   f"this one would be '{kind}' number {uid:,}",
+                                   hint="a card's count, or a rule that copies without end?")
         self.next_uid += 1
         self.ents[uid] = {"id": kind, "@z": None, **copy_value(fields)}
         self.own.add(uid)

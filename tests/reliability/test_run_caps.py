@@ -1,6 +1,6 @@
 """Caps on the work one command may ask for: games per run, sweep cells, worker processes,
-players at a table. Each is checked before the work is built, and says what to do
-instead; none of these tests plays more than a handful of games."""
+players at a table, entities in a game. Each is checked before the work is built, and
+says what to do instead; none of these tests plays more than a handful of games."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import engine
 import engine.sim.parallel as parallel
 import engine.sim.sweep as sweep
 from engine.cli.sim import jobs_count
-from engine.errors import HordeError, StateError
+from engine.errors import HordeError, RuleRuntimeError, StateError
 from engine.sim.parallel import MAX_GAMES, MAX_JOBS, Batch, chunks
 from engine.sim.sweep import MAX_CELLS, combinations, parse_param
-from engine.state import MAX_PLAYERS
+from engine.state import MAX_ENTITIES, MAX_PLAYERS
 from tests.cli.conftest import edit
 
 PACK = "roll-them-bones"
@@ -105,3 +105,11 @@ def test_players_past_the_cap_are_refused_whatever_the_pack_allows(horde, crowd,
 def test_players_outside_the_packs_range_name_the_range(horde, no_games):
     r = horde("sim", PACK, "--players", 1000000, "-n", 1)
     assert r.exit_code == 1 and "is for 1 to 6 players, not 1,000,000" in r.output
+
+
+def test_a_card_count_past_the_entity_cap_stops_the_deal(tmp_path):
+    pack = tmp_path / "pile.yaml"
+    pack.write_text(MINI.read_text())
+    edit(pack, "{id: two, count: 3,", f"{{id: two, count: {MAX_ENTITIES},")
+    with pytest.raises(RuleRuntimeError, match=f"at most {MAX_ENTITIES:,} entities.*'two'"):
+        engine.load(pack).new_state(players=2)
