@@ -230,12 +230,19 @@ class State:
             raise StateError(f"'{action}' is not a legal action now",
                              hint=did_you_mean(action, d.actions) or
                              f"legal: {', '.join(d.actions[:12])}")
-        snapshot = self.clone() if self.transactional else None
+        try:
+            snapshot = self.clone() if self.transactional else None
+        except RecursionError:
+            raise RuleRuntimeError("a value of the game holds lists within lists nested deeper "
+                                   "than Python can copy", hint="a rule that wraps a list in "
+                                   "a list again and again (x = [x]) makes one") from None
         try:
             machine.apply_action(self, d, action)
-        except Exception:
+        except Exception as exc:
             if snapshot is not None:
                 self._restore(snapshot)
+            if isinstance(exc, RecursionError):  # what the caps missed, in the pack's words
+                raise machine.too_deep(exc) from None
             raise
         self.history.append(action)
 
