@@ -161,7 +161,12 @@ def add(a, b):
     """`a + b` of values whose types the compiler did not know to be numbers: two texts or
     two lists joined (up to MAX_LEN). Sums of numbers are not capped: one grows by at most
     a bit per step, which the step budget bounds."""
-    if type(a) is int and type(b) is int:
+    t = type(a)
+    if t is int and type(b) is int:
+        return a + b
+    if (t is list or t is str) and type(b) is t:  # the usual join, checked in place
+        if len(a) + len(b) > MAX_LEN:
+            _fits(a, len(a) + len(b))
         return a + b
     if isinstance(a, str | list) and isinstance(b, str | list):
         _fits(a, len(a) + len(b))
