@@ -24,6 +24,24 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
+# Entities (cards, tokens, pieces) one game may make, its deal included: the packs make a
+# few hundred; a count of 10**9 would otherwise build 10**9 records (docs/limits.md).
+MAX_ENTITIES = 100_000
+# Players at one table, whatever a pack's `players.max` says: a record, zones and a bot
+# each, and a report with a row each.
+MAX_PLAYERS = 100
+
+
+def check_players(game: Game, n: int) -> None:
+    """`n` players may play `game`: within the pack's range, and within MAX_PLAYERS."""
+    if not game.players_min <= n <= game.players_max:
+        raise StateError(f"{game.title} is for {game.players_min} to {game.players_max} "
+                         f"players, not {n:,}")
+    if n > MAX_PLAYERS:
+        raise StateError(f"{n:,} players is more than the {MAX_PLAYERS} a game may have",
+                         hint=f"{game.title} allows up to {game.players_max:,}; play with fewer")
+
+
 def copy_value(v):
     """Copy what is mutable in a stored value (lists, dicts); references are immutable."""
     t = type(v)
@@ -147,6 +165,8 @@ class State:
 
     # ---------- construction ----------
     def __init__(self, game: Game, players: int, seed: int):
+        if players > MAX_PLAYERS:
+            check_players(game, players)
         self.game = game
         self.seed = seed
         self.players = [P(i) for i in range(players)]
@@ -210,12 +230,19 @@ class State:
             raise StateError(f"'{action}' is not a legal action now",
                              hint=did_you_mean(action, d.actions) or
                              f"legal: {', '.join(d.actions[:12])}")
-        snapshot = self.clone() if self.transactional else None
+        try:
+            snapshot = self.clone() if self.transactional else None
+        except RecursionError:
+            raise RuleRuntimeError("a value of the game holds lists within lists nested deeper "
+                                   "than Python can copy", hint="a rule that wraps a list in "
+                                   "a list again and again (x = [x]) makes one") from None
         try:
             machine.apply_action(self, d, action)
-        except Exception:
+        except Exception as exc:
             if snapshot is not None:
                 self._restore(snapshot)
+            if isinstance(exc, RecursionError):  # what the caps missed, in the pack's words
+                raise machine.too_deep(exc) from None
             raise
         self.history.append(action)
 
@@ -434,6 +461,10 @@ class State:
 
     def new_entity(self, kind: str, fields: dict) -> int:
         uid = self.next_uid
+        if uid > MAX_ENTITIES:
+            raise RuleRuntimeError(f"a game may make at most {MAX_ENTITIES:,} entities, and "
+                                   f"this one would be '{kind}' number {uid:,}",
+                                   hint="a card's count, or a rule that copies without end?")
         self.next_uid += 1
         self.ents[uid] = {"id": kind, "@z": None, **copy_value(fields)}
         self.own.add(uid)

@@ -26,6 +26,7 @@ from engine.check.play import DENSE, Broken, Failure, play
 from engine.errors import HordeError
 from engine.laws import LAWS
 from engine.resources import cache_dir
+from engine.state import MAX_PLAYERS, check_players
 
 # Past this many decisions in one game, the rest are chosen by a seeded generator whose
 # seed Hypothesis draws: the choice sequence stays well inside Hypothesis's buffer.
@@ -127,16 +128,14 @@ def run_check(game, *, players: int | None = None, examples: int = 100, seed: in
         raise HordeError("horde check needs Hypothesis, which is not installed",
                          hint="pip install hypothesis") from None
 
-    if players is not None and not game.players_min <= players <= game.players_max:
-        raise HordeError(f"{game.title} is for {game.players_min} to {game.players_max} "
-                         f"players, not {players}")
+    check_players(game, game.players_min if players is None else players)
     laws = list(laws)
     result = CheckResult(0, 0, 0.0, examples, laws)
     first_failure: list[float] = []
     start = time.perf_counter()
     db = DirectoryBasedExampleDatabase(str(database)) if database is not None else None
-    count = st.just(players) if players is not None else st.integers(game.players_min,
-                                                                      game.players_max)
+    count = st.just(players) if players is not None else st.integers(
+        game.players_min, min(game.players_max, MAX_PLAYERS))
 
     def one_round(size: int, round_seed: int | None) -> None:
         @settings(max_examples=size, deadline=None, database=db, print_blob=False,

@@ -50,6 +50,9 @@ class Broken(Exception):
 
 def error_violation(exc: Exception) -> Violation:
     """A rule that failed (or horde itself) as a broken law, pointing where the rule is."""
+    if isinstance(exc, RecursionError | MemoryError):  # what the caps missed: the rules' doing
+        from engine.flow.machine import too_deep
+        exc = too_deep(exc)
     if isinstance(exc, HordeError):
         return Violation(RULES_RUN, exc.problem.span, exc.problem.message, "rules")
     return Violation("horde itself runs without error (this is a bug in horde)", None,

@@ -23,6 +23,7 @@ from engine.cli.sim import (
     BatchSeedOpt,
     BotsOpt,
     CsvOpt,
+    ForceJobsOpt,
     GamesOpt,
     JobsOpt,
     PlayersOpt,
@@ -88,6 +89,7 @@ def compare(
     games: GamesOpt = 1000,
     seed: BatchSeedOpt = 0,
     jobs: JobsOpt = 1,
+    force_jobs: ForceJobsOpt = False,
     as_json: JsonOpt = False,
     csv_file: CsvOpt = None,
     plot: PlotOpt = None,
@@ -99,7 +101,7 @@ def compare(
     variant is named): `horde compare PACK --set lives=4` compares base with lives=4."""
     from engine.sim.compare import compare as compare_results
     from engine.sim.compare import load_variant, parse_variant, sets_variant
-    from engine.sim.parallel import Batch, run_batches
+    from engine.sim.parallel import Batch, check_games, run_batches
 
     names = list(variants or [])
     sets = parse_sets(set_)
@@ -110,13 +112,15 @@ def compare(
                          hint="for example: horde compare PACK base lives=4")
     if len(set(names)) < len(names):
         raise HordeError("a variant is named twice")
+    check_games(games * len(names))
+    workers = jobs_count(jobs, force_jobs)
     parsed = [parse_variant(v) for v in names]
     gameset = [load_variant(pack, v) for v in parsed]
     players = gameset[0].players_default if players is None else players
     batches = [Batch.of(g, players, bots.split(","), games, seed, label=v.label)
                for g, v in zip(gameset, parsed, strict=True)]
     with progress_bar(games * len(batches), "comparing") as progress:
-        results = run_batches(batches, jobs=jobs_count(jobs), progress=progress)
+        results = run_batches(batches, jobs=workers, progress=progress)
     if any(r.interrupted for r in results):
         interrupted_note(results)
     cmp = compare_results(results)

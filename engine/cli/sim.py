@@ -36,7 +36,11 @@ BotsOpt = Annotated[str, typer.Option(
 GamesOpt = Annotated[int, typer.Option("-n", "--games", min=1, help="Games to play.")]
 BatchSeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Master seed of the batch.")]
 JobsOpt = Annotated[int, typer.Option(
-    "--jobs", "-j", min=0, help="Worker processes (0: one per core). Results do not depend on it.")]
+    "--jobs", "-j", min=0, help="Worker processes (0: one per core; more than the cores only "
+                                "with --force-jobs). Results do not depend on it.")]
+ForceJobsOpt = Annotated[bool, typer.Option(
+    "--force-jobs", help="Start as many worker processes as --jobs says, even more than the "
+                         "cores horde may use.")]
 CsvOpt = Annotated[str | None, typer.Option(
     "--csv", metavar="FILE", help="Write one CSV row per game to FILE.")]
 PlotOpt = Annotated[str | None, typer.Option(
@@ -79,9 +83,24 @@ def seating(specs: list[str]) -> str:
     return ", ".join(specs)
 
 
-def jobs_count(jobs: int) -> int:
-    from engine.sim.parallel import default_jobs
-    return default_jobs() if jobs == 0 else jobs
+def jobs_count(jobs: int, force: bool = False) -> int:
+    """The worker processes to start for `--jobs`: at most one per core this process may use
+    (more only slow a run down: they take turns on the same cores, each with its own copy of
+    the pack), unless forced; never more than MAX_JOBS."""
+    from engine.errors import HordeError
+    from engine.sim.parallel import MAX_JOBS, usable_cores
+    cores = usable_cores()
+    if jobs == 0:
+        return cores
+    if jobs > MAX_JOBS:
+        raise HordeError(f"--jobs {jobs} is more than {MAX_JOBS} worker processes",
+                         hint=f"this machine lets horde use {cores} cores: --jobs 0 uses them all")
+    if jobs > cores and not force:
+        err().print(Text(f"--jobs {jobs}: horde may use {cores} core{'s' if cores > 1 else ''} "
+                         f"here, so it starts {cores} worker process{'es' if cores > 1 else ''} "
+                         f"(--force-jobs starts {jobs})", style="yellow"))
+        return cores
+    return jobs
 
 
 def interrupted_note(results) -> None:
@@ -107,6 +126,7 @@ def sim(
     games: GamesOpt = 100,
     seed: BatchSeedOpt = 0,
     jobs: JobsOpt = 1,
+    force_jobs: ForceJobsOpt = False,
     as_json: JsonOpt = False,
     csv_file: CsvOpt = None,
     plot: PlotOpt = None,
@@ -115,11 +135,14 @@ def sim(
     often each action was chosen, the pack's metrics and balance measures."""
     from engine.sim import simulate
     from engine.sim.measures import report
+    from engine.sim.parallel import check_games
 
+    check_games(games)
+    workers = jobs_count(jobs, force_jobs)
     game = load_game(pack, mode, house, set_)
     with progress_bar(games) as progress:
         result = simulate(game, players, bots.split(","), games, seed, progress=progress,
-                          jobs=jobs_count(jobs))
+                          jobs=workers)
     if result.interrupted:
         interrupted_note([result])
     rep = report(result)

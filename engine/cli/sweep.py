@@ -23,6 +23,7 @@ from engine.cli.sim import (
     BatchSeedOpt,
     BotsOpt,
     CsvOpt,
+    ForceJobsOpt,
     JobsOpt,
     PlayersOpt,
     PlotOpt,
@@ -106,6 +107,7 @@ def sweep(
                                        help="Games per combination.")] = 200,
     seed: BatchSeedOpt = 0,
     jobs: JobsOpt = 1,
+    force_jobs: ForceJobsOpt = False,
     target: TargetOpt = None,
     measure: MeasureOpt = None,
     as_json: JsonOpt = False,
@@ -115,7 +117,7 @@ def sweep(
     """Play every combination of param values on the same seeds; show a table, the
     combinations closest to a target, and a heatmap (two params) or a line (one)."""
     from engine.api import load
-    from engine.sim.parallel import Batch, run_batches
+    from engine.sim.parallel import Batch, check_games, run_batches
     from engine.sim.sweep import combinations, label_of, parse_param, parse_target
     from engine.sim.sweep import sweep as sweep_results
 
@@ -126,6 +128,8 @@ def sweep(
     goal = parse_target(target) if target else None
     shown = measure or (goal[0] if goal else "win_rate")
     combos = combinations(ranges)
+    check_games(games * len(combos))
+    workers = jobs_count(jobs, force_jobs)
     fixed = parse_sets(set_)
     batches = []
     for params in combos:
@@ -140,7 +144,7 @@ def sweep(
                       metric_names=[str(k) for k in (batches[0].game.metrics or {})])
     parse_measure(shown, probe)  # a typo in the measure is reported before any game is played
     with progress_bar(games * len(batches), "sweeping") as progress:
-        results = run_batches(batches, jobs=jobs_count(jobs), progress=progress)
+        results = run_batches(batches, jobs=workers, progress=progress)
     if any(r.interrupted for r in results):
         interrupted_note(results)
     sw = sweep_results(ranges, combos, results, shown, goal[1] if goal else None)

@@ -9,9 +9,12 @@ the game. Other modules (boards, for instance) register more builtins the same w
 
 from __future__ import annotations
 
+import re
+import string
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.dsl.runtime import MAX_LEN
 from engine.dsl.values import E_OF, E, Face, P, Z
 from engine.errors import RuleRuntimeError
 
@@ -369,17 +372,43 @@ def _emit(S, event, **fields):
 @builtin("log", "str", effect=True, varargs=True)
 def _log(S, fmt, *args):
     """Write a line to the game log: `log('{} rolls {}', current, turn.black)`."""
-    describe = S.describe
-    try:  # fmt.format(*[describe(a) for a in args]), for the usual few arguments
-        if len(args) == 1:
-            text = fmt.format(describe(args[0]))
-        elif len(args) == 2:
-            text = fmt.format(describe(args[0]), describe(args[1]))
-        else:
-            text = fmt.format(*[describe(a) for a in args])
+    texts = [S.describe(a) for a in args]
+    try:
+        _fit_line(fmt, texts)
+        text = fmt.format(*texts)
     except (IndexError, KeyError, ValueError):
-        text = fmt + " " + " ".join(S.describe(a) for a in args)
+        text = fmt + " " + " ".join(texts)
     S.log.append({"t": "msg", "text": text})
+
+
+_FORMATTER = string.Formatter()
+_DIGITS = re.compile(r"\d+")
+
+
+def _fit_line(fmt: str, texts: list[str]) -> None:
+    """`fmt.format(*texts)` makes a line of at most MAX_LEN characters, or this says why not
+    before Python pads a field to the 2000000000 of `{:2000000000}`. Each field counts as its
+    widest padding or its longest argument (up to ten characters a character with `!r`).
+    A field naming an argument's attribute or item (`{0.x}`, `{0[1]}`) is not a log field:
+    ValueError, as for a format that does not parse, and the line is written as it is."""
+    longest = max(map(len, texts), default=0)
+    total = 0
+    for literal, name, spec, conversion in _FORMATTER.parse(fmt):
+        total += len(literal)
+        if name is None:
+            continue
+        if name and not name.isdigit():
+            raise ValueError(f"'{{{name}}}' is not a field of a log line")
+        width = longest * (10 if conversion in ("r", "a") else 1) + 2
+        if spec:
+            numbers = _DIGITS.findall(" ".join([spec, *texts]) if "{" in spec else spec)
+            width = max(width, *(int(n[:19]) for n in numbers), 0)
+        total += width
+    if total > MAX_LEN:
+        raise RuleRuntimeError(f"log: a line of up to {total:,} characters is longer than the "
+                               f"{MAX_LEN:,} characters a text may hold",
+                               hint="a format field's width (the 9 of '{:9}') pads it to that "
+                                    "many characters")
 
 
 @builtin("str", "any", "str")

@@ -2,6 +2,12 @@
 
 Generated snippets run with empty `__builtins__`; these functions (and the builtins) are the
 only names they can reach besides the state object.
+
+`mul`, `add` and `mod` keep values within caps (docs/limits.md): a text or a list of at most
+MAX_LEN characters or items, a product within 64 bits. Past them a rule is surely wrong, and
+Python would spend minutes or gigabytes on it (`x = x * x` ten times over, a text doubled
+in a loop) before failing, if it failed at all. The caps are checked before the value is
+made, and cost a comparison or two on the usual small numbers.
 """
 
 from __future__ import annotations
@@ -108,6 +114,72 @@ def contains(S, x, coll):
     if isinstance(coll, list | str):
         return x in coll
     raise RuleRuntimeError(f"'in' needs a list or a zone, got {S.describe(coll)}")
+
+
+# ---------- arithmetic within caps ----------
+
+MAX_LEN = 1_000_000  # characters of a text, items of a list
+INT_BITS = 64  # a product lies in -2**63 .. 2**63-1, as a 64-bit integer (CEL's int)
+_LO, _HI = -(1 << (INT_BITS - 1)), (1 << (INT_BITS - 1)) - 1
+
+
+def _overflow():
+    raise RuleRuntimeError(f"integer overflow: the result exceeds {INT_BITS} bits",
+                           hint=f"numbers in rules stay within ±2**{INT_BITS - 1}")
+
+
+def _fits(x, n: int) -> None:
+    """A text or list of `n` characters or items may be made out of `x`."""
+    if n > MAX_LEN:
+        what = "text" if isinstance(x, str) else "list"
+        unit = "characters" if what == "text" else "items"
+        raise RuleRuntimeError(f"a {what} of {n:,} {unit} is longer than the {MAX_LEN:,} "
+                               f"{unit} a value may hold")
+
+
+def mul(a, b):
+    """`a * b`: numbers (a product past 64 bits is an error), or a text or a list repeated
+    (up to MAX_LEN). Anything else fails as Python's own `*` does."""
+    if type(a) is int and type(b) is int:
+        if _LO <= a <= _HI and _LO <= b <= _HI:
+            r = a * b  # at most 126 bits: made at once, then checked
+            if _LO <= r <= _HI:
+                return r
+        elif not a or not b:
+            return 0
+        _overflow()
+    if isinstance(b, int) and isinstance(a, str | list):
+        _fits(a, len(a) * b)
+    elif isinstance(a, int) and isinstance(b, str | list):
+        _fits(b, len(b) * a)
+    elif isinstance(a, int) and isinstance(b, int):  # true/false count as 1/0
+        return mul(int(a), int(b))
+    return a * b
+
+
+def add(a, b):
+    """`a + b` of values whose types the compiler did not know to be numbers: two texts or
+    two lists joined (up to MAX_LEN). Sums of numbers are not capped: one grows by at most
+    a bit per step, which the step budget bounds."""
+    t = type(a)
+    if t is int and type(b) is int:
+        return a + b
+    if (t is list or t is str) and type(b) is t:  # the usual join, checked in place
+        if len(a) + len(b) > MAX_LEN:
+            _fits(a, len(a) + len(b))
+        return a + b
+    if isinstance(a, str | list) and isinstance(b, str | list):
+        _fits(a, len(a) + len(b))
+    return a + b
+
+
+def mod(a, b):
+    """`a % b`: numbers only. (Python's `%` would format a text, which the effect language
+    does not: `log` does, within caps.)"""
+    if isinstance(a, str):
+        raise TypeError(f"unsupported operand type(s) for %: '{type(a).__name__}' and "
+                        f"'{type(b).__name__}'")
+    return a % b
 
 
 class _Missing:

@@ -20,7 +20,8 @@ from engine.flow.steppers import stepper
 from engine.memo import remembered
 
 # what a failing snippet may raise: each becomes a RuleRuntimeError at the snippet's place
-CATCH = (HordeError, ArithmeticError, LookupError, TypeError, AttributeError, ValueError, RecursionError)
+CATCH = (HordeError, ArithmeticError, LookupError, TypeError, AttributeError, ValueError,
+         RecursionError, MemoryError)
 
 
 def push(S, nid: int, vars: dict | None = None, boundary: bool = False) -> None:
@@ -82,7 +83,20 @@ def located(exc: Exception, c: Compiled) -> HordeError:
             exc.problem.span = c.locate(error_pos(c)) if c.locate else None
         return exc
     span = c.locate(error_pos(c)) if c.locate else None
+    if isinstance(exc, RecursionError | MemoryError):
+        return too_deep(exc, span)
     return RuleRuntimeError(runtime_message(exc), span)
+
+
+def too_deep(exc: RecursionError | MemoryError, span=None) -> RuleRuntimeError:
+    """What Python running out of stack or memory says in the pack's words. The caps should
+    stop a rule first (limits.depth, the caps on values); this is for what they miss."""
+    if isinstance(exc, MemoryError):
+        return RuleRuntimeError("out of memory: a value here grew too large", span)
+    return RuleRuntimeError("the rules nested deeper than Python can follow", span,
+                            hint="procedures and triggers nest up to limits.depth deep (lower "
+                                 "it, or look for a rule that calls itself), and lists within "
+                                 "lists nest as deep as the rules made them")
 
 
 def run_effect(S, c: Compiled, L: dict) -> None:
@@ -128,7 +142,21 @@ def after_effect(S, c: Compiled | None = None) -> None:
                         continue
                 except CATCH as exc:
                     raise located(exc, cond) from None
-            run_effect(S, trig.fx, L)
+            # a trigger's effect runs inside the effect that emitted its event, so triggers
+            # that set each other off nest: as deep as procedure calls may
+            if S.depth >= g.limits["depth"]:
+                raise RuleRuntimeError(
+                    f"triggers set each other off more than {g.limits['depth']} deep "
+                    f"(limits.depth), here the trigger on '{event}'", trig.span,
+                    hint="an event a trigger emits runs its triggers at once: does this "
+                         "trigger emit its own event, or one that leads back to it?")
+            S.depth += 1
+            try:
+                run_effect(S, trig.fx, L)
+            except RecursionError as exc:  # limits.depth set past what Python can nest
+                raise too_deep(exc, trig.span) from None
+            finally:
+                S.depth -= 1
     if not S.over and (c is None or may_end(g, c)):
         (g.plans.get("end check") or _end_check(g))(S)
     if S.end_turn_requested:
@@ -341,5 +369,8 @@ def start(S) -> None:
     """Run the pack's setup and start the flow."""
     g = S.game
     push(S, g.root, None, boundary=True)
-    check_ends(S)  # from now on an effect need not check what it cannot have changed
-    run(S)
+    try:
+        check_ends(S)  # from now on an effect need not check what it cannot have changed
+        run(S)
+    except RecursionError as exc:  # what the caps missed, in the pack's words
+        raise too_deep(exc) from None

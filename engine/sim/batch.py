@@ -122,12 +122,21 @@ def play_one(game, players: int, specs: list[str], seed: int, index: int,
             decisions += 1
         values = {name: _metric_value(state, name, c) for name, c in metrics}
     except HordeError as exc:
-        for problem in exc.problems[:1]:  # say which game, so it can be replayed alone
-            problem.message = f"game {index} (seed {gseed}): {problem.message}"
+        _which_game(exc, index, gseed)
         raise
+    except (RecursionError, MemoryError) as exc:  # what the caps missed (a bot copying a
+        # state whose lists nest past Python's stack, say), in the pack's words
+        from engine.flow.machine import too_deep
+        raise _which_game(too_deep(exc), index, gseed) from None
     # A game stopped by the turn limit counted the turn it never started.
     return GameRecord(index, gseed, tuple(state.winners), state.turns, state.limit_hit, decisions,
                       tuple(uses), values)
+
+
+def _which_game(exc: HordeError, index: int, gseed: int) -> HordeError:
+    for problem in exc.problems[:1]:  # say which game, so it can be replayed alone
+        problem.message = f"game {index} (seed {gseed}): {problem.message}"
+    return exc
 
 
 def simulate(game, players: int | None, bots: Sequence[str], n: int, seed: int = 0,

@@ -9,19 +9,39 @@ only on (master seed, index), K workers give exactly what one does.
 
 Workers are started with the `spawn` method (safe with threads, the same on every OS) and
 ignore SIGINT: Ctrl-C reaches the parent, which stops the pool and keeps what has finished.
+
+A run plays at most MAX_GAMES games (every record is kept for the report), checked before
+anything is built; the pieces of work are made as they are dealt, not listed beforehand.
 """
 
 from __future__ import annotations
 
-import math
+import os
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from engine.errors import HordeError, PackError
 from engine.sim.batch import check_bots, compile_metrics, new_result, play_one, seat_specs
 from engine.sim.result import SimResult
+from engine.state import check_players
+
+# Games one run may play, over all its batches: a record is kept per game for the report
+# (1-4 KB each with the packs: a million games is a few GB and, at a few hundred games a
+# second, an hour or more of one core). More is a mistake, or work to split into runs.
+MAX_GAMES = 1_000_000
+# Worker processes a run may start even when asked to use more than the cores it may use
+# (each is a Python process with the pack loaded, tens of MB).
+MAX_JOBS = 256
+
+
+def check_games(total: int) -> None:
+    """A run of `total` games is within MAX_GAMES, or a HordeError says how to split it."""
+    if total > MAX_GAMES:
+        raise HordeError(f"{total:,} games in one run is more than {MAX_GAMES:,}",
+                         hint="every game's record is kept for the report: play fewer, or "
+                              "split the work into runs with different --seed values")
 
 
 @dataclass(frozen=True)
@@ -66,11 +86,10 @@ class Batch:
     def of(cls, game, players: int | None, bots: Sequence[str], n: int, seed: int,
            label: str = "") -> Batch:
         players = game.players_default if players is None else players
-        if not game.players_min <= players <= game.players_max:
-            raise HordeError(f"{game.title} is for {game.players_min} to {game.players_max} "
-                             f"players, not {players}")
+        check_players(game, players)
         if n < 0:
             raise HordeError(f"cannot play {n} games")
+        check_games(n)
         specs = seat_specs(bots, players)
         check_bots(game, specs)
         return cls(game, players, specs, n, seed, label, compile_metrics(game))
@@ -79,16 +98,19 @@ class Batch:
         return GameSpec.of(self.game), self.players, self.specs, self.seed
 
 
-def chunks(batches: Sequence[Batch], jobs: int) -> list[tuple[int, int, int]]:
-    """(batch, start, stop) pieces of work, round-robin over the batches."""
-    per: list[list[tuple[int, int, int]]] = []
-    for b, batch in enumerate(batches):
-        size = max(1, min(20, batch.n // max(jobs * 20, 1))) if jobs > 1 else 1
-        per.append([(b, s, min(s + size, batch.n)) for s in range(0, batch.n, size)])
-    out = []
-    for k in range(max((len(p) for p in per), default=0)):
-        out += [p[k] for p in per if k < len(p)]
-    return out
+def _starts(batches: Sequence[Batch], jobs: int) -> list[range]:
+    """Per batch, the first game index of each of its pieces of work."""
+    return [range(0, b.n, max(1, min(20, b.n // max(jobs * 20, 1))) if jobs > 1 else 1)
+            for b in batches]
+
+
+def chunks(batches: Sequence[Batch], jobs: int) -> Iterator[tuple[int, int, int]]:
+    """(batch, start, stop) pieces of work, round-robin over the batches, made as dealt."""
+    starts = _starts(batches, jobs)
+    for k in range(max(map(len, starts), default=0)):
+        for b, r in enumerate(starts):
+            if k < len(r):
+                yield b, r[k], min(r[k] + r.step, batches[b].n)
 
 
 def run_batches(batches: Sequence[Batch], jobs: int = 1,
@@ -99,14 +121,16 @@ def run_batches(batches: Sequence[Batch], jobs: int = 1,
     results = [new_result(b.game, b.players, b.specs, b.seed, b.n) for b in batches]
     for r, b in zip(results, batches, strict=True):
         r.label = b.label
-    work = chunks(batches, jobs)
     total = sum(b.n for b in batches)
+    check_games(total)
+    pieces = sum(map(len, _starts(batches, jobs)))
     start = time.perf_counter()
     try:
-        if jobs <= 1 or len(work) <= 1:
-            _serial(batches, work, results, total, progress)
+        if jobs <= 1 or pieces <= 1:
+            _serial(batches, chunks(batches, jobs), results, total, progress)
         else:
-            _parallel(batches, work, results, total, progress, jobs)
+            _parallel(batches, chunks(batches, jobs), results, total, progress,
+                      min(jobs, pieces))
     except KeyboardInterrupt:
         pass
     seconds = time.perf_counter() - start
@@ -133,7 +157,7 @@ def _parallel(batches, work, results, total, progress, jobs: int) -> None:
 
     args = [b.worker_args() for b in batches]
     ctx = multiprocessing.get_context("spawn")
-    pool = ctx.Pool(min(jobs, len(work)), initializer=_init_worker, initargs=(args,))
+    pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(args,))
     done = 0
     try:
         for b, records, error in pool.imap_unordered(_play_chunk, work):
@@ -184,7 +208,9 @@ def _rebuild(error) -> HordeError:
     return cls(p.message, p.span, p.hint)
 
 
-def default_jobs() -> int:
-    """Worker processes when asked for `--jobs 0`: one per core."""
-    import os
-    return max(1, math.floor(os.cpu_count() or 1))
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, where the OS tells), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity on this OS (macOS, Windows)
+        return max(1, os.cpu_count() or 1)

@@ -14,6 +14,7 @@ seed, so neighbouring cells differ by their rules, not by their luck.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 from engine.errors import HordeError
@@ -49,7 +50,12 @@ def parse_param(text: str) -> ParamRange:
         lo, hi, step = nums[0], nums[1], nums[2] if len(nums) == 3 else 1
         if step <= 0 or hi < lo:
             raise HordeError(f"--param {text}: needs LO <= HI and a positive STEP")
-        values: list = list(range(lo, hi + 1, step))
+        steps = range(lo, hi + 1, step)
+        if len(steps) > MAX_CELLS:  # counted before the values are made: LO:HI may be vast
+            raise HordeError(f"--param {text}: {len(steps):,} values is more than the "
+                             f"{MAX_CELLS} combinations a sweep may play",
+                             hint="use a larger STEP or a narrower range")
+        values: list = list(steps)
     else:
         values = [_value(v.strip()) for v in spec.split(",") if v.strip()]
     if not values:
@@ -85,12 +91,12 @@ def combinations(ranges: list[ParamRange]) -> list[dict]:
     names = [r.name for r in ranges]
     if len(set(names)) < len(names):
         raise HordeError("a param is swept twice")
-    combos = [dict(zip(names, vals, strict=True))
-              for vals in itertools.product(*(r.values for r in ranges))]
-    if len(combos) > MAX_CELLS:
-        raise HordeError(f"{len(combos)} combinations is more than {MAX_CELLS}",
+    cells = math.prod(len(r.values) for r in ranges)
+    if cells > MAX_CELLS:  # counted before the grid is made
+        raise HordeError(f"{cells:,} combinations is more than {MAX_CELLS}",
                          hint="use a larger STEP or fewer params")
-    return combos
+    return [dict(zip(names, vals, strict=True))
+            for vals in itertools.product(*(r.values for r in ranges))]
 
 
 def label_of(params: dict) -> str:

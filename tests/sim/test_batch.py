@@ -47,10 +47,10 @@ def test_worker_processes_give_the_same_records(rtb):
 def test_work_is_dealt_round_robin_over_batches(rtb):
     a = Batch.of(rtb, 2, ["random"], 5, 0)
     b = Batch.of(rtb, 2, ["random"], 3, 0)
-    serial = chunks([a, b], 1)
+    serial = list(chunks([a, b], 1))
     assert serial[:4] == [(0, 0, 1), (1, 0, 1), (0, 1, 2), (1, 1, 2)]
     assert sorted(i for bb, lo, hi in serial for i in range(lo, hi) if bb == 0) == list(range(5))
-    big = chunks([Batch.of(rtb, 2, ["random"], 4000, 0)], 2)
+    big = list(chunks([Batch.of(rtb, 2, ["random"], 4000, 0)], 2))
     assert all(hi - lo == 20 for _, lo, hi in big)
 
 
