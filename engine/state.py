@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 # Entities (cards, tokens, pieces) one game may make, its deal included: the packs make a
 # few hundred; a count of 10**9 would otherwise build 10**9 records (docs/limits.md).
 MAX_ENTITIES = 100_000
-# Players at one table, whatever a pack's `players.max` says: a record, zones and a bot
-# each, and a report with a row each.
-MAX_PLAYERS = 100
+# Players at one table: a record, zones and a bot each, and a report with a row each. The
+# pack schema bounds `players.max` by the same number; this holds for a Game made in code.
+MAX_PLAYERS = 64
 
 
 def check_players(game: Game, n: int) -> None:

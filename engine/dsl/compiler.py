@@ -184,11 +184,21 @@ class _Emitter:
                 self.fail(tgt, f"'{tgt.id}' has no value yet", did_you_mean(tgt.id, self.locals))
             else:
                 self.check_arith(st, op[0], self.locals[tgt.id], vt)
+                helper = _checked(op[0], self.locals[tgt.id], vt)
+                if helper:
+                    var = pyname('v_', tgt.id)
+                    self.emit_line(indent, f"{var} = {helper}({var}, {value})", st.pos)
+                    return
             self.emit_line(indent, f"{pyname('v_', tgt.id)} {op} {value}", st.pos)
             return
         if isinstance(tgt, ast.Index):
             obj, _ = self.expr(tgt.obj)
             idx, _ = self.expr(tgt.index)
+            helper = _checked(op[0], "any", vt) if op != "=" else None
+            if helper:
+                self.emit_line(indent, f"_o, _k = {obj}, {idx}", st.pos)
+                self.emit_line(indent, f"_o[_k] = {helper}(_o[_k], {value})", st.pos)
+                return
             self.emit_line(indent, f"{obj}[{idx}] {op} {value}", st.pos)
             return
         assert isinstance(tgt, ast.Attr)
@@ -202,21 +212,27 @@ class _Emitter:
                     tgt.name not in _KEPT_FIELDS:
                 self.entity_write(obj, tgt.name, value, fast, indent, st.pos)
                 return
+            helper = _checked(op[0], "any", vt) if op != "=" else None
             if fast is not None:  # most untyped values are players: try that first
                 self.emit_line(indent, f"if _type({obj}) is _P:", st.pos)
-                self.emit_line(indent + 1, f"{fast} {op} {value}", st.pos)
+                self.emit_line(indent + 1, f"{fast} = {helper}({fast}, {value})" if helper else
+                               f"{fast} {op} {value}", st.pos)
                 self.emit_line(indent, "else:", st.pos)
                 indent += 1
             if op == "=":
                 self.emit_line(indent, f"_set(S, {obj}, {tgt.name!r}, {value})", st.pos)
             else:
                 self.emit_line(indent, f"_o = {obj}", st.pos)
-                self.emit_line(indent, f"_set(S, _o, {tgt.name!r}, _get(S, _o, {tgt.name!r}) "
-                                       f"{op[0]} {value})", st.pos)
+                old = f"_get(S, _o, {tgt.name!r})"
+                new = f"{helper}({old}, {value})" if helper else f"{old} {op[0]} {value}"
+                self.emit_line(indent, f"_set(S, _o, {tgt.name!r}, {new})", st.pos)
         else:
+            helper = None
             if op != "=":
                 self.check_arith(st, op[0], self.place_type(place, tgt.name), vt)
-            self.emit_line(indent, f"{place} {op} {value}", st.pos)
+                helper = _checked(op[0], self.place_type(place, tgt.name), vt)
+            self.emit_line(indent, f"{place} = {helper}({place}, {value})" if helper else
+                           f"{place} {op} {value}", st.pos)
 
     def entity_write(self, obj: str, name: str, value: str, player: str | None, indent: int,
                      pos: ast.Pos) -> None:
@@ -395,6 +411,9 @@ class _Emitter:
         place = self.attr_place(e)
         if place is None:
             return "None", "any"
+        if isinstance(e.obj, ast.Name) and e.obj.id == "params" and e.obj.id not in self.locals:
+            # a param is a value fixed for the game: its type is its value's
+            return place, _VALUE_TYPES.get(type(self.env.params.get(e.name)), "any")
         return place, self.place_type(place, e.name)
 
     def place_type(self, place: str, name: str) -> str:
@@ -518,6 +537,9 @@ class _Emitter:
         t = lt if lt == rt else "any"
         if op == "+" and lt.startswith("list") and rt.startswith("list"):
             t = lt if lt == rt else "list"
+        helper = _checked(op, lt, rt)
+        if helper:
+            return f"{helper}({left}, {right})", t
         return f"({left} {py_op} {right})", t
 
     def x_Not(self, e: ast.Not):
@@ -554,6 +576,20 @@ _A = {"int": "a number", "bool": "a true/false", "str": "a text", "none": "none"
       "ent": "an entity", "zone": "a zone", "die": "a die", "list": "a list"}
 _NUMBERS = ("int", "bool")
 _KNOWN = (*_NUMBERS, "str", "none", *_SCALARS)
+
+
+# what may outgrow the caps on values (engine.dsl.runtime): a product, and a sum or a
+# remainder of values not known to be numbers (two texts or lists joined, a text formatted)
+_CHECKED_OPS = {"*": "_mul", "+": "_add", "%": "_mod"}
+_VALUE_TYPES = {bool: "bool", int: "int", str: "str"}
+
+
+def _checked(op: str, lt: str, rt: str) -> str | None:
+    """The runtime helper that computes `lt op rt` within the caps, or None for Python's own
+    operator (a sum, difference or remainder of numbers, which cannot blow up)."""
+    if op == "*" or op in _CHECKED_OPS and not (lt in _NUMBERS and rt in _NUMBERS):
+        return _CHECKED_OPS[op]
+    return None
 
 
 def _arith_mismatch(op: str, lt: str, rt: str) -> bool:
@@ -618,6 +654,7 @@ _FORMATTER = string.Formatter()
 def _globals(env: Env) -> dict:
     g: dict = {"__builtins__": {}, "_get": runtime.get, "_set": runtime.set_,
                "_items": runtime.items, "_repeat": runtime.repeat, "_in": runtime.contains,
+               "_mul": runtime.mul, "_add": runtime.add, "_mod": runtime.mod,
                "_Z": runtime.zone_ref, "_P": P, "_E": E, "_type": type, "_list": list, "_dict": dict,
                "_proc": _call_proc, "_py_all": all, "_py_any": any, "_py_sum": sum, "_py_len": len, "_py_min": min,
                "_py_max": max}

@@ -42,7 +42,7 @@ _WRITE_NOTHING = frozenset({"roll", "log", "random", "choice"})
 # effects that change who won or lost, which only `winners()` reads (and it reads ANY)
 _WRITE_RESULT = frozenset({"win", "lose", "end_game"})
 # helpers of generated code that neither read nor change the state
-_PLAIN = frozenset({"_items", "_repeat", "_Z", "_P", "_type"})
+_PLAIN = frozenset({"_items", "_repeat", "_Z", "_P", "_type", "_mul", "_add", "_mod"})
 # what a condition may read from the state object itself (fields through constant keys)
 _STATE_PARTS = frozenset({"pl", "ents", "vars", "players"})
 # the log and how values are described in it, which log lines written out use: no rule

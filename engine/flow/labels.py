@@ -700,6 +700,10 @@ def _cards_of(node) -> tuple[str, ...] | None:
     if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add):
         left, right = _cards_of(node.left), _cards_of(node.right)
         return None if left is None or right is None else left + right
+    if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == "_add" \
+            and not node.keywords and len(node.args) == 2:  # two lists joined within the caps
+        left, right = _cards_of(node.args[0]), _cards_of(node.args[1])
+        return None if left is None or right is None else left + right
     if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == "_b_cards" and \
             not node.keywords and len(node.args) == 2 and isinstance(node.args[1], pyast.Name) and \
             node.args[1].id.startswith("_my_zone_") and core.BUILTINS["cards"].fn is core._cards:

@@ -93,13 +93,21 @@ def crowd(tmp_path):
     return pack
 
 
-def test_players_past_the_cap_are_refused_whatever_the_pack_allows(horde, crowd, no_games):
+@pytest.fixture
+def crowd_game():
+    """The same, made in code: the schema's maximum is not there to stop it."""
+    game = engine.load(MINI)
+    game.players_max = 10**9
+    return game
+
+
+def test_players_past_the_cap_are_refused_whatever_the_pack_allows(horde, crowd, crowd_game, no_games):
     for command in ("sim", "check"):
         r = horde(command, crowd, "--players", MAX_PLAYERS + 1, "-n", 1)
         assert r.exit_code == 1, r.output
-        assert f"more than the {MAX_PLAYERS} a game may have" in r.output
-    with pytest.raises(StateError, match="a game may have"):
-        engine.load(crowd).new_state(players=MAX_PLAYERS + 1)
+        assert f"players.max: 1000000000 is more than the maximum, {MAX_PLAYERS}" in r.output
+    with pytest.raises(StateError, match=f"more than the {MAX_PLAYERS} a game may have"):
+        crowd_game.new_state(players=MAX_PLAYERS + 1)
 
 
 def test_players_outside_the_packs_range_name_the_range(horde, no_games):
@@ -107,9 +115,11 @@ def test_players_outside_the_packs_range_name_the_range(horde, no_games):
     assert r.exit_code == 1 and "is for 1 to 6 players, not 1,000,000" in r.output
 
 
-def test_a_card_count_past_the_entity_cap_stops_the_deal(tmp_path):
+def test_copies_past_the_entity_cap_stop_the_game(tmp_path):
+    """The schema bounds what a pack deals at setup; effects that copy cards in a loop are
+    bounded by the entities a game may make."""
     pack = tmp_path / "pile.yaml"
-    pack.write_text(MINI.read_text())
-    edit(pack, "{id: two, count: 3,", f"{{id: two, count: {MAX_ENTITIES},")
-    with pytest.raises(RuleRuntimeError, match=f"at most {MAX_ENTITIES:,} entities.*'two'"):
+    pack.write_text(MINI.read_text() + "setup: |\n  repeat 25:\n    for c in cards(deck):\n"
+                    "      copy(c, deck)\n")
+    with pytest.raises(RuleRuntimeError, match=f"at most {MAX_ENTITIES:,} entities"):
         engine.load(pack).new_state(players=2)

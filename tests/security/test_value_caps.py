@@ -98,13 +98,9 @@ def test_log_formats_within_the_caps_still_format(tmp_path):
     assert texts == ["   3|''", "{0.__class__} 3"]
 
 
-# ---------- in the effect language: needs the compiler to route `*`, `+`, `%` here ----------
-
-ROUTED = pytest.mark.xfail(strict=True, reason="the compiler still emits Python's own `*` and "
-                           "`+`; routed through engine.dsl.runtime.mul/add/mod, these pass")
+# ---------- in the effect language: the compiler routes `*`, `+`, `%` through the caps ----------
 
 
-@ROUTED
 @pytest.mark.parametrize("body, match", [
     (f"game.s = 'a' * {MAX_LEN + 1}", "a text of 1,000,001 characters"),
     (f"x = [0] * {MAX_LEN + 1}", "a list of 1,000,001 items"),
@@ -113,7 +109,6 @@ def test_a_repeated_value_past_the_cap_is_a_rule_error(tmp_path, body, match):
     _fails_at(tmp_path, body, match, body)
 
 
-@ROUTED
 @pytest.mark.parametrize("body, line", [
     ("x = 'ab'\nrepeat 20:\n  x = x + x", "x = x + x"),      # 2**21 characters
     ("x = [1]\nrepeat 20:\n  x += x", "x += x"),
@@ -123,7 +118,6 @@ def test_doubling_past_the_cap_is_a_rule_error(tmp_path, body, line):
     _fails_at(tmp_path, body, "is longer than the 1,000,000", line)
 
 
-@ROUTED
 @pytest.mark.parametrize("body, line", [
     ("x = 3\nrepeat 7:\n  x = x * x", "x = x * x"),          # 3**128: past 64 bits
     ("repeat 7:\n  game.n *= game.n", "game.n *= game.n"),
