@@ -15,7 +15,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from engine.cli.common import HouseOpt, ModeOpt, PackArg, SetOpt, err, load_game, out, parse_sets
+from engine.cli.common import HouseOpt, ModeOpt, PackArg, SetOpt, decimal, err, load_game, out, parse_sets, whole
 
 
 def _title(pack: str, mode: str | None, house: list[str]) -> str:
@@ -32,19 +32,19 @@ def check(
     house: HouseOpt = None,
     set_: SetOpt = None,
     players: Annotated[int | None, typer.Option(
-        "--players", "-p",
+        "--players", "-p", parser=whole(1),
         help="Number of players (default: every count the pack allows).")] = None,
     examples: Annotated[int, typer.Option(
-        "--examples", "-n", min=1,
+        "--examples", "-n", parser=whole(1),
         help="Games to generate (shrinking a failure plays more).")] = 100,
     seed: Annotated[int | None, typer.Option(
-        "--seed", "-s", help="Seed Hypothesis with this, for a repeatable run (which "
+        "--seed", "-s", parser=whole(), help="Seed Hypothesis with this, for a repeatable run (which "
         "neither reads nor writes the database of known failures).")] = None,
     max_steps: Annotated[int, typer.Option(
-        "--max-steps", min=1,
+        "--max-steps", parser=whole(1),
         help="Decisions a game may take before it counts as endless.")] = 5000,
     time_limit: Annotated[float | None, typer.Option(
-        "--time", "-t", metavar="SECONDS", min=0,
+        "--time", "-t", metavar="SECONDS", parser=decimal(0),
         help="Stop after about this long: games are played in rounds sized to the time "
         "left (a failure found is still shrunk).")] = None,
     scenario_out: Annotated[Path | None, typer.Option(

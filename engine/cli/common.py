@@ -6,6 +6,8 @@ moment, so a test runner that swaps the streams sees everything a user would.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -13,6 +15,39 @@ import typer
 from rich.console import Console
 
 from engine.errors import HordeError
+
+_WHOLE = re.compile(r"[-+]?[0-9]+")
+_DECIMAL = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
+
+
+def whole(low: int | None = None) -> Callable[[str], int]:
+    """The parser of a whole-number option, at least `low`: the digits 0-9 only, which
+    Python's int() does not insist on ('৪', a Bengali four that looks like 8, reads as 4)."""
+    def parse(text: str | int) -> int:
+        if isinstance(text, int):  # a default, given as a number
+            return text
+        if not _WHOLE.fullmatch(text.strip()):
+            raise typer.BadParameter(f"expected a whole number written with the digits 0-9, got {text!r}")
+        value = int(text)
+        if low is not None and value < low:
+            raise typer.BadParameter(f"{value} is less than the minimum, {low}")
+        return value
+    return parse
+
+
+def decimal(low: float | None = None) -> Callable[[str], float]:
+    """The parser of a number option (seconds, say), at least `low`: digits 0-9 only."""
+    def parse(text: str | float) -> float:
+        if isinstance(text, int | float):  # a default, given as a number
+            return float(text)
+        if not _DECIMAL.fullmatch(text.strip()):
+            raise typer.BadParameter(f"expected a number written with the digits 0-9, got {text!r}")
+        value = float(text)
+        if low is not None and value < low:
+            raise typer.BadParameter(f"{text.strip()} is less than the minimum, {low:g}")
+        return value
+    return parse
+
 
 PackArg = Annotated[str, typer.Argument(
     metavar="PACK", help="A pack id (see `horde list`), a pack folder or a pack .yaml file.")]
@@ -23,7 +58,7 @@ HouseOpt = Annotated[list[str] | None, typer.Option(
     help="A house-rule file, or the name of one of the pack's house rules. Repeatable.")]
 SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", metavar="NAME=VALUE", help="Override a param of the pack. Repeatable.")]
-SeedOpt = Annotated[int | None, typer.Option("--seed", "-s", help="Random seed.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", "-s", parser=whole(), help="Random seed.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON to stdout instead of tables.")]
 
 

@@ -11,11 +11,11 @@ import typer
 from rich.rule import Rule
 from rich.text import Text
 
-from engine.cli.common import HouseOpt, ModeOpt, PackArg, SeedOpt, SetOpt, load_game, out
+from engine.cli.common import HouseOpt, ModeOpt, PackArg, SeedOpt, SetOpt, decimal, load_game, out
 from engine.errors import HordeError
 
 DelayOpt = Annotated[float, typer.Option(
-    "--delay", metavar="SECONDS", min=0.0, help="Pause between decisions when only bots play.")]
+    "--delay", metavar="SECONDS", parser=decimal(0), help="Pause between decisions when only bots play.")]
 
 
 def seat_specs(players: str | None, game) -> list[str]:

@@ -10,7 +10,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from engine.cli.common import JsonOpt, out
+from engine.cli.common import JsonOpt, out, whole
 
 
 def scores(
@@ -19,7 +19,7 @@ def scores(
     mode: Annotated[str | None, typer.Option(
         "--mode", "-m", help="Only games of this mode.")] = None,
     limit: Annotated[int, typer.Option(
-        "--limit", "-n", min=1, help="How many entries to show.")] = 10,
+        "--limit", "-n", parser=whole(1), help="How many entries to show.")] = 10,
     as_json: JsonOpt = False,
 ) -> None:
     """Show the best scores of finished games, best first."""

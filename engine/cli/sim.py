@@ -25,18 +25,18 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from engine.cli.common import HouseOpt, JsonOpt, ModeOpt, PackArg, SetOpt, err, load_game, out
+from engine.cli.common import HouseOpt, JsonOpt, ModeOpt, PackArg, SetOpt, err, load_game, out, whole
 
 PlayersOpt = Annotated[int | None, typer.Option(
-    "--players", "-p", help="Number of players (default: the pack's default).")]
+    "--players", "-p", parser=whole(1), help="Number of players (default: the pack's default).")]
 BotsOpt = Annotated[str, typer.Option(
     "--bots", "-b", metavar="BOTS",
     help="Bots by seat, comma-separated (random, greedy, policy:NAME, mcts:200, mcts:0.5s); "
          "the list cycles over the seats.")]
-GamesOpt = Annotated[int, typer.Option("-n", "--games", min=1, help="Games to play.")]
-BatchSeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Master seed of the batch.")]
+GamesOpt = Annotated[int, typer.Option("-n", "--games", parser=whole(1), help="Games to play.")]
+BatchSeedOpt = Annotated[int, typer.Option("--seed", "-s", parser=whole(), help="Master seed of the batch.")]
 JobsOpt = Annotated[int, typer.Option(
-    "--jobs", "-j", min=0, help="Worker processes (0: one per core; more than the cores only "
+    "--jobs", "-j", parser=whole(0), help="Worker processes (0: one per core; more than the cores only "
                                 "with --force-jobs). Results do not depend on it.")]
 ForceJobsOpt = Annotated[bool, typer.Option(
     "--force-jobs", help="Start as many worker processes as --jobs says, even more than the "

@@ -18,7 +18,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from engine.cli.common import HouseOpt, JsonOpt, ModeOpt, PackArg, SetOpt, out, parse_sets
+from engine.cli.common import HouseOpt, JsonOpt, ModeOpt, PackArg, SetOpt, out, parse_sets, whole
 from engine.cli.sim import (
     BatchSeedOpt,
     BotsOpt,
@@ -103,7 +103,7 @@ def sweep(
     set_: SetOpt = None,
     players: PlayersOpt = None,
     bots: BotsOpt = "random",
-    games: Annotated[int, typer.Option("-n", "--games", min=1,
+    games: Annotated[int, typer.Option("-n", "--games", parser=whole(1),
                                        help="Games per combination.")] = 200,
     seed: BatchSeedOpt = 0,
     jobs: JobsOpt = 1,

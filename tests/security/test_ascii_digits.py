@@ -71,3 +71,24 @@ def test_a_board_cell_refuses_other_digits():
     from engine.board.grid import _CELL_TEXT
 
     assert _CELL_TEXT.fullmatch("3,4") and not _CELL_TEXT.fullmatch("৪,1")
+
+
+@pytest.mark.parametrize("args", [
+    ["sim", "roll-them-bones", "-n", BENGALI_EIGHT_LOOKALIKE],
+    ["sim", "roll-them-bones", "-n", "2", "--seed", BENGALI_EIGHT_LOOKALIKE],
+    ["sim", "roll-them-bones", "-n", "2", "--jobs", BENGALI_EIGHT_LOOKALIKE],
+    ["check", "roll-them-bones", "--time", BENGALI_EIGHT_LOOKALIKE],
+    ["scores", "-n", BENGALI_EIGHT_LOOKALIKE],
+    ["play", "roll-them-bones", "--players", "random,random", "--delay", BENGALI_EIGHT_LOOKALIKE],
+])
+def test_command_line_numbers_refuse_other_digits(horde, args):
+    result = horde(*args)
+    assert result.exit_code == 2  # a usage error, before anything runs
+    words = " ".join(result.output.replace("│", " ").split())  # the error box wraps lines
+    assert "written with the digits 0-9, got '৪'" in words
+
+
+def test_command_line_numbers_keep_their_minimum_and_defaults(horde):
+    assert "less than the minimum, 1" in horde("sim", "roll-them-bones", "-n", "0").output
+    result = horde("sim", "roll-them-bones", "-n", "2", "--seed", "-5", "--json")
+    assert result.exit_code == 0 and '"seed": -5' in result.output
