@@ -5,7 +5,7 @@ References (players, entities, zones, die faces) are written as one-key objects
 `register_codec`. Loading checks the shape of every
 part and that the save belongs to this exact pack (by hash), so a corrupt or foreign save
 is one clear `StateError`, never a half-built state. `hash_version` says how the hash was
-computed (see `engine.pack.build.pack_hash`); a save without it has a version 1 hash.
+computed (see `engine.model.pack_hash`); a save without it has a version 1 hash.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine.dsl.values import E, Face, P, Z
 from engine.errors import StateError
 from engine.journal import Journal
-from engine.pack.build import HASH_VERSION, pack_hash
+from engine.model import HASH_VERSION, pack_hash
 
 FORMAT = 1
 

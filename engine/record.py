@@ -12,7 +12,7 @@ label is not legal where it comes.
      "players": 3, "seed": 7, "bots": ["human", "random", "random"],
      "pack_hash": "c5f93b40268711e2", "hash_version": 2, "decisions": ["pass", "draw", ...]}
 
-`hash_version` says how `pack_hash` was computed (`engine.pack.build.pack_hash`). Records
+`hash_version` says how `pack_hash` was computed (`engine.model.pack_hash`). Records
 made before it existed have none: their hash is version 1, which sorted the pack's keys,
 and they are checked against that one, so they still replay.
 
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from engine.atomic import MiB, read_json, write_text
 from engine.errors import HordeError, StateError
-from engine.pack.build import HASH_VERSION, pack_hash
+from engine.model import HASH_VERSION, pack_hash
 
 FORMAT = 1
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*")
