@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import re
 
-from engine import persist
+from engine import codec
 from engine.board import grid_builtins  # noqa: F401 - the words that call a board's methods
 from engine.board.cell import Cell, Point
 from engine.board.pieces import PieceBoard
@@ -70,7 +70,7 @@ def _region_named(name, game) -> Region:
     return game.ext("board").regions[str(name)]
 
 
-persist.register_codec(Region, "$region", lambda r: r.name, _region_named)
+codec.register_codec(Region, "$region", lambda r: r.name, _region_named)
 
 
 class _Toward:
