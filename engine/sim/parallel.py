@@ -140,6 +140,16 @@ def run_batches(batches: Sequence[Batch], jobs: int = 1,
     return results
 
 
+def simulate(game, players: int | None, bots: Sequence[str], n: int, seed: int = 0,
+             progress: Callable[[int, int], None] | None = None, jobs: int = 1) -> SimResult:
+    """Play `n` games of `game` with `players` seats; `progress(done, n)` as games finish.
+
+    `jobs` > 1 plays them in that many worker processes with the same results. Ctrl-C
+    stops the batch: the result holds the games finished so far (`result.interrupted`)."""
+    batch = Batch.of(game, players, bots, n, seed)
+    return run_batches([batch], jobs=jobs, progress=progress)[0]
+
+
 def _serial(batches, work, results, total, progress) -> None:
     done = 0
     for b, lo, hi in work:
