@@ -98,7 +98,7 @@ def state_view(S, player: int | None) -> dict:
     d.pop("forced")
     d.pop("seed")
     hidden_ents: set[int] = set()
-    zones = {}
+    zones: dict[str, object] = {}
     for key, uids in S.zones.items():
         name, _, owner = key.partition("#")
         vis = S.game.zones[name].visible

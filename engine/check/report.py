@@ -120,10 +120,11 @@ def _step_lines(steps) -> list[str]:
             runs[-1][1] = k
         else:
             runs.append([k, k, s])
+    shown: list[list | None] = list(runs)
     if len(runs) > SHOWN_DECISIONS:
-        runs = runs[:SHOWN_DECISIONS - 5] + [None] + runs[-5:]  # type: ignore[list-item]
+        shown = [*runs[:SHOWN_DECISIONS - 5], None, *runs[-5:]]
     out = []
-    for run in runs:
+    for run in shown:
         if run is None:
             out.append("     …")
             continue

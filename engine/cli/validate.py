@@ -105,7 +105,7 @@ def check_scenarios(path: Path, nodes) -> Outcome:
                      params=spec.get("params") or {}, house=house)
         if game is None:
             continue
-        snippets = [("setup", True)] if spec.get("setup") else []
+        snippets: list[tuple[str | int, bool]] = [("setup", True)] if spec.get("setup") else []
         snippets += [(k, False) for k in range(len(spec.get("expect", [])))]
         for key, effect in snippets:
             where = node.value["setup"] if key == "setup" else node.value["expect"].value[key]

@@ -112,7 +112,7 @@ class Builder:
         if not guard:
             return None, self.compile(path, expr=True, scope=scope)
         locate = locator(n)
-        out = []
+        out: list[Compiled | None] = []
         for group in (guard, rest):
             if not group:
                 out.append(None)

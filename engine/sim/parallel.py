@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from engine.errors import HordeError, PackError
+from engine.game import Game
 from engine.sim.batch import check_bots, compile_metrics, new_result, play_one, seat_specs
 from engine.sim.result import SimResult
 from engine.state import check_players
@@ -74,7 +75,7 @@ class GameSpec:
 class Batch:
     """n games of one game (a variant) with one seating of bots, from one master seed."""
 
-    game: object
+    game: Game
     players: int
     specs: list[str]
     n: int
