@@ -317,9 +317,10 @@ class _Reader:
             items = spec["cells"] if isinstance(spec["cells"], list) else [None]
             cells = [self.cell_text(x, rows, cols, "regions", name, "cells", k)
                      for k, x in enumerate(items)]
-            if None in cells or not cells:
+            found = [c for c in cells if c is not None]
+            if len(found) < len(cells) or not cells:
                 return None
-            return Region(name, cells)  # type: ignore[arg-type]
+            return Region(name, found)
         rr = self.span(spec, "rows", rows, "regions", name)
         cc = self.span(spec, "cols", cols, "regions", name)
         if rr is None or cc is None:

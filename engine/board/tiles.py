@@ -159,7 +159,8 @@ class TileBoard(PiecesOnSquares, Extension):
         if not is_cell(sq):
             return None
         m = self.map(S)
-        uid = m.uid_at.get(m.tile_pos.get(sq))
+        pos = m.tile_pos.get(sq)
+        uid = m.uid_at.get(pos) if pos is not None else None
         return E_OF(uid) if uid is not None else None
 
     def tile_pos(self, S, sq):
