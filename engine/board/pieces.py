@@ -32,6 +32,7 @@ from itertools import compress
 from operator import itemgetter
 
 from engine.board.cell import Cell, Point
+from engine.board.registry import bound_words
 from engine.dsl.runtime import MISSING
 from engine.dsl.values import E_OF, E, Z
 from engine.errors import RuleRuntimeError
@@ -66,7 +67,6 @@ class PieceBoard(Extension):
     name = "board"
 
     def words(self) -> dict:
-        from engine.board.registry import bound_words
         return bound_words(self)
 
     def __init__(self, zone: str, capacity: int | None, markers: frozenset[str],

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from engine.board.registry import register_type
+from engine.board.registry import bound_words, register_type
 from engine.board.tilemap import MIDDLE, Map, MapCache, Rules, TileDef, extend_key, roads_from
 from engine.board.tilepieces import KEY, PiecesOnSquares, Steps, is_cell, sq_key
 from engine.dsl.runtime import MISSING
@@ -50,7 +50,6 @@ class TileBoard(PiecesOnSquares, Extension):
     type = "tiles"
 
     def words(self) -> dict:
-        from engine.board.registry import bound_words
         return bound_words(self)
 
     def __init__(self, tiles: dict[str, TileDef], rules: Rules, stack: str, placed: str,

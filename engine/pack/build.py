@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any
 
+from engine import extensions as ext_mod
 from engine.dsl import ast
 from engine.dsl.compiler import Compiled, compile_snippet
 from engine.dsl.env import Env, type_of_value
@@ -21,6 +22,7 @@ from engine.flow.nodes import ActionDef, EndDef, PolicyDef, PolicyRule, TriggerD
 from engine.game import Game
 from engine.model import CardDef, FieldDef, Invariant, ZoneDef, pack_hash
 from engine.pack.flowbuild import FlowBuilder
+from engine.pack.yamlspan import plain
 
 DEFAULT_LIMITS = {"turns": 5000, "steps": 20_000_000, "effect_steps": 200_000, "depth": 40}
 # Copies of cards made at setup, a per-player zone's for every seat: the schema bounds one
@@ -69,7 +71,6 @@ def _names(tree) -> set[str]:
 class Builder:
     def __init__(self, tree, *, params: dict | None = None, mode: str | None = None,
                  files: list[str] | None = None, house: list[str] | None = None):
-        from engine.pack.yamlspan import plain
         self.tree = tree
         self.raw: dict = plain(tree)
         self.overrides = dict(params or {})
@@ -374,7 +375,6 @@ class Builder:
             score=score, highscores=bool(raw.get("highscores")))
 
     def build_extensions(self) -> dict:
-        from engine import extensions as ext_mod
         out = {}
         for section, factory in ext_mod.FACTORIES.items():
             if section in self.raw:

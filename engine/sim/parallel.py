@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from engine.api import load
 from engine.errors import HordeError, PackError
 from engine.game import Game
 from engine.sim.batch import check_bots, compile_metrics, new_result, play_one, seat_specs
@@ -64,7 +65,6 @@ class GameSpec:
                    tuple(game.house), game.hash)
 
     def load(self):
-        from engine.api import load
         game = load(self.ref, mode=self.mode, params=dict(self.params), house=list(self.house))
         if game.hash != self.hash:
             raise HordeError(f"{self.ref} changed while the simulation was starting")
