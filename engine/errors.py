@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 # Span file name -> the text read under that name; its lines, once an excerpt needs them.
@@ -57,6 +58,31 @@ def source_line(name: str, line: int) -> str:
             return ""
         lines = _LINES[name] = _LINE_BREAK.split(text)
     return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def locator(node) -> Callable[[tuple[int, int] | None], Span | None]:
+    """A function mapping a snippet's position (line, col) to its Span in the YAML file
+    `node` (a scalar read with positions) came from: the Span of the snippet itself when
+    the position is None, no Span at all when `node` has none."""
+    span: Span | None = getattr(node, "span", None)
+    style = getattr(node, "style", None)
+    if span is None:
+        return lambda pos: None
+
+    def locate(pos: tuple[int, int] | None) -> Span | None:
+        if pos is None:
+            return span
+        line, col = pos
+        if style in ("|", ">"):
+            # the block's indentation is that of its first line; deeper lines keep theirs in `col`
+            first = source_line(span.file, span.line + 1)
+            indent = len(first) - len(first.lstrip(" "))
+            return Span(span.file, span.line + line, indent + col)
+        if line == 1:
+            return Span(span.file, span.line, span.col + col - (0 if style in ('"', "'") else 1))
+        return Span(span.file, span.line + line - 1, col)
+
+    return locate
 
 
 def source_excerpt(span: Span) -> str:

@@ -15,49 +15,10 @@ from engine.dsl.compiler import Compiled
 from engine.dsl.env import Env
 from engine.dsl.runtime import MISSING
 from engine.dsl.values import Face, Z
-from engine.errors import RuleRuntimeError, Span
+from engine.errors import RuleRuntimeError
 from engine.flow import machine
 from engine.flow.nodes import ActionDef, EndDef, FlowNode, TriggerDef
-
-
-@dataclass
-class CardDef:
-    id: str
-    count: int
-    zone: str | None
-    discard: str | None
-    tags: frozenset[str]
-    fields: dict[str, Any]
-    name: str
-    text: str
-    span: Span | None = None
-
-
-@dataclass
-class ZoneDef:
-    name: str
-    per_player: bool
-    shuffle: bool
-    capacity: int | None
-    visible: str  # all | owner | none
-    refill: str | None
-
-
-@dataclass
-class FieldDef:
-    name: str
-    type: str
-    init: Any  # a value or a Compiled expression
-    min: Any = None
-    max: Any = None
-    span: Span | None = None
-
-
-@dataclass
-class Invariant:
-    name: str
-    check: Compiled
-    span: Span | None
+from engine.model import CardDef, FieldDef, Invariant, ZoneDef  # re-exported: they were defined here
 
 
 @dataclass
@@ -189,8 +150,7 @@ class Game:
         `where` is the YAML node the text came from, for error positions."""
         from engine.dsl.compiler import compile_snippet
         from engine.dsl.parser import parse_expr, parse_program
-        from engine.errors import DSLSyntaxError, PackError, Problem
-        from engine.pack.build import locator
+        from engine.errors import DSLSyntaxError, PackError, Problem, locator
         locate = locator(where)
         try:
             tree = parse_program(text) if effect else parse_expr(text)

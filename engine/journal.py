@@ -15,7 +15,7 @@ shared, as a shallow `list(log)` shared them; nothing changes an entry once it i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import chain, islice
 
 
@@ -82,7 +82,7 @@ class Journal(Sequence):
 
     def _from(self, start: int):
         """Iterate from entry `start` on without walking the parts before it."""
-        rest = []
+        rest: list[Iterable] = []
         for part in self._parts:
             if start < len(part):
                 rest.append(islice(part, start, None) if start else part)

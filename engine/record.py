@@ -12,7 +12,7 @@ label is not legal where it comes.
      "players": 3, "seed": 7, "bots": ["human", "random", "random"],
      "pack_hash": "c5f93b40268711e2", "hash_version": 2, "decisions": ["pass", "draw", ...]}
 
-`hash_version` says how `pack_hash` was computed (`engine.pack.build.pack_hash`). Records
+`hash_version` says how `pack_hash` was computed (`engine.model.pack_hash`). Records
 made before it existed have none: their hash is version 1, which sorted the pack's keys,
 and they are checked against that one, so they still replay.
 
@@ -29,9 +29,11 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from engine.api import load as load_pack
 from engine.atomic import MiB, read_json, write_text
 from engine.errors import HordeError, StateError
-from engine.pack.build import HASH_VERSION, pack_hash
+from engine.model import HASH_VERSION, pack_hash
+from engine.pack.loader import PACK_FILE, resolve_ref, rulesets_dir
 
 FORMAT = 1
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -51,7 +53,6 @@ def file_sha256(path: str | Path) -> str:
 def pack_ref(ref: str | Path) -> str:
     """How a record names the pack: a bundled pack by id, anything else by absolute path,
     so the record replays from any working directory."""
-    from engine.pack.loader import PACK_FILE, rulesets_dir
     text = str(ref)
     if _ID.fullmatch(text) and (rulesets_dir() / text / PACK_FILE).is_file():
         return text
@@ -60,7 +61,6 @@ def pack_ref(ref: str | Path) -> str:
 
 def house_file(entry: str | Path, ref: str | Path) -> Path:
     """The file a house-rule argument names: a path, or the name of a house-rule example."""
-    from engine.pack.loader import resolve_ref
     path = Path(str(entry)).expanduser()
     if path.is_file():
         return path.resolve()
@@ -149,7 +149,6 @@ def _malformed(data: dict) -> str | None:
 
 def load_game(record: dict, where: str = "record"):
     """The game a record was played with, refusing if its rules changed since."""
-    from engine.api import load as load_pack
     for h in record["house"]:
         path = Path(h["path"])
         if not path.is_file():

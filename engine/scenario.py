@@ -27,7 +27,12 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.api import load
 from engine.errors import HordeError, PackError, Problem, ScenarioFailure
+from engine.flow.machine import evaluate, run_effect
+from engine.laws import Watch, determinism
+from engine.pack.schema import validate_scenario
+from engine.pack.yamlspan import compose_file, plain
 
 
 @dataclass
@@ -42,14 +47,11 @@ class ScenarioResult:
 
 @functools.lru_cache(maxsize=64)
 def _game(pack: str, mode: str | None, params: tuple, house: tuple):
-    from engine.api import load
     return load(pack, mode=mode, params=dict(params), house=list(house))
 
 
 def load_file(path: str | Path) -> list:
     """The scenario nodes of a file, schema-checked (a PackError lists every problem)."""
-    from engine.pack.schema import validate_scenario
-    from engine.pack.yamlspan import compose_file
 
     root = compose_file(Path(path))
     nodes = root.value if isinstance(root.value, list) else [root]
@@ -62,7 +64,6 @@ def load_file(path: str | Path) -> list:
 
 
 def run_node(node, base_dir: Path) -> ScenarioResult:
-    from engine.pack.yamlspan import plain
 
     spec = plain(node)
     name = spec["scenario"]
@@ -102,7 +103,6 @@ def _run(spec: dict, node, base_dir: Path):
     S = _play(game, spec, setup, [laws] if isinstance(laws, str) else laws)
     if S.forced:
         raise ScenarioFailure(f"{len(S.forced)} forced roll(s) were never used: {S.forced}")
-    from engine.flow.machine import evaluate
     failed = [text for text, c in checks if not evaluate(S, c, {})]
     if failed:
         raise ScenarioFailure("expectation failed: " + "; ".join(failed) + "\n" + describe(S))
@@ -112,12 +112,10 @@ def _run(spec: dict, node, base_dir: Path):
 def _play(game, spec: dict, setup, laws: list[str]):
     """Set up, force the rolls and take the decisions; with `laws`, check those engine laws
     (engine.laws) on the first state and after every decision."""
-    from engine.laws import Watch, determinism
     watch = Watch(game, laws) if laws else None
 
     def prepare(S):
         if setup is not None:
-            from engine.flow.machine import run_effect
             run_effect(S, setup, {})
         S.forced = list(spec.get("rolls", []))
         S.stop_turns = spec.get("turns")

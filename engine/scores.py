@@ -21,6 +21,7 @@ from pathlib import Path
 
 from engine.atomic import MiB, read_json, write_text
 from engine.errors import HordeError
+from engine.flow.machine import evaluate
 
 FILE = "scores.json"
 FORMAT = 1
@@ -143,7 +144,6 @@ def score_of(game, state) -> int | None:
     """The game's score as its pack defines it (`score:`), or None if it defines none."""
     if game.score is None:
         return None
-    from engine.flow.machine import evaluate
     value = evaluate(state, game.score, {})
     if not isinstance(value, int) or isinstance(value, bool):
         raise ScoresError(f"the pack's score is {state.describe(value)}, not a whole number")

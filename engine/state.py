@@ -14,8 +14,9 @@ from struct import Struct
 from typing import TYPE_CHECKING, Any
 
 from engine import rng
+from engine.codec import state_to_dict, state_view
 from engine.dsl.values import E, Face, P, Z
-from engine.errors import RuleRuntimeError, StateError
+from engine.errors import RuleRuntimeError, StateError, did_you_mean
 from engine.flow import machine
 from engine.flow.decision import Decision
 from engine.journal import Journal
@@ -226,7 +227,6 @@ class State:
         if d is None:
             raise StateError("the game is over: no action can be taken")
         if action not in d.bindings:  # d.index
-            from engine.errors import did_you_mean
             raise StateError(f"'{action}' is not a legal action now",
                              hint=did_you_mean(action, d.actions) or
                              f"legal: {', '.join(d.actions[:12])}")
@@ -264,11 +264,9 @@ class State:
 
     def view(self, player: int | None) -> dict:
         """What `player` may see (None: a spectator): hidden zones show only their size."""
-        from engine.persist import state_view
         return state_view(self, player)
 
     def to_dict(self) -> dict:
-        from engine.persist import state_to_dict
         return state_to_dict(self)
 
     def clone(self, record: bool = True) -> State:

@@ -11,7 +11,7 @@ row is the point (10.5, 3). Distances to a point are rounded up to whole squares
 
 from __future__ import annotations
 
-from engine import persist
+from engine import codec
 
 
 class Cell(tuple):
@@ -63,7 +63,7 @@ def _number(x: float) -> int | float:
     return int(x) if float(x).is_integer() else x
 
 
-persist.register_codec(Cell, "$cell", lambda c: [c[0], c[1]],
+codec.register_codec(Cell, "$cell", lambda c: [c[0], c[1]],
                        lambda x, game: Cell(int(x[0]), int(x[1])))
-persist.register_codec(Point, "$point", lambda p: [p.name, p.row, p.col],
+codec.register_codec(Point, "$point", lambda p: [p.name, p.row, p.col],
                        lambda x, game: Point(str(x[0]), _number(x[1]), _number(x[2])))

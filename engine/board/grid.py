@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import re
 
-from engine import persist
+from engine import codec
 from engine.board import grid_builtins  # noqa: F401 - the words that call a board's methods
 from engine.board.cell import Cell, Point
 from engine.board.pieces import PieceBoard
@@ -70,7 +70,7 @@ def _region_named(name, game) -> Region:
     return game.ext("board").regions[str(name)]
 
 
-persist.register_codec(Region, "$region", lambda r: r.name, _region_named)
+codec.register_codec(Region, "$region", lambda r: r.name, _region_named)
 
 
 class _Toward:
@@ -119,11 +119,11 @@ class GridBoard(PieceBoard):
         t = self._last_goal
         if t.goal is goal:
             return t
-        t = self._toward.get(goal)
-        if t is None:
-            t = self._toward[goal] = _Toward(goal, {c: self.raw_dist(c, goal) for c in self.order})
-        self._last_goal = t
-        return t
+        got = self._toward.get(goal)
+        if got is None:
+            got = self._toward[goal] = _Toward(goal, {c: self.raw_dist(c, goal) for c in self.order})
+        self._last_goal = got
+        return got
 
     def dist(self, a, b) -> int:
         d = self.toward(b).dist.get(a)
@@ -171,7 +171,7 @@ class GridBoard(PieceBoard):
     def steps(self, S, x, target, closer: bool, through: bool) -> list:
         ent = S.ents[x.i] if type(x) is E else None
         origin = ent.get("cell") if ent is not None else None
-        if type(origin) is not Cell or ent["@z"] != self.zone:  # cell_of(S, x), written out
+        if type(origin) is not Cell or ent is None or ent["@z"] != self.zone:  # cell_of(S, x), written out
             origin = self.cell_of(S, x)
         t = self._last_goal
         if t.goal is not target:
@@ -205,7 +205,7 @@ class GridBoard(PieceBoard):
     def distance(self, S, a, b) -> int:
         ent = S.ents[a.i] if type(a) is E else None
         c = ent.get("cell") if ent is not None else None
-        a = c if c is not None and ent["@z"] == self.zone else self.where(S, a, "a cell or point")
+        a = c if c is not None and ent is not None and ent["@z"] == self.zone else self.where(S, a, "a cell or point")
         t = self._last_goal  # self.dist(a, where(b)), written out: most rules ask this one
         if t.goal is not b:
             b = self.where(S, b, "a cell or point")
@@ -317,9 +317,10 @@ class _Reader:
             items = spec["cells"] if isinstance(spec["cells"], list) else [None]
             cells = [self.cell_text(x, rows, cols, "regions", name, "cells", k)
                      for k, x in enumerate(items)]
-            if None in cells or not cells:
+            found = [c for c in cells if c is not None]
+            if len(found) < len(cells) or not cells:
                 return None
-            return Region(name, cells)  # type: ignore[arg-type]
+            return Region(name, found)
         rr = self.span(spec, "rows", rows, "regions", name)
         cc = self.span(spec, "cols", cols, "regions", name)
         if rr is None or cc is None:

@@ -32,6 +32,7 @@ from itertools import compress
 from operator import itemgetter
 
 from engine.board.cell import Cell, Point
+from engine.board.registry import bound_words
 from engine.dsl.runtime import MISSING
 from engine.dsl.values import E_OF, E, Z
 from engine.errors import RuleRuntimeError
@@ -66,7 +67,6 @@ class PieceBoard(Extension):
     name = "board"
 
     def words(self) -> dict:
-        from engine.board.registry import bound_words
         return bound_words(self)
 
     def __init__(self, zone: str, capacity: int | None, markers: frozenset[str],
@@ -271,7 +271,7 @@ class PieceBoard(Extension):
         for x in xs:
             ent = ents[x.i] if type(x) is E else None
             c = ent.get("cell") if ent is not None else None
-            if c is None or ent["@z"] != zone:  # where(S, x), written out
+            if c is None or ent is None or ent["@z"] != zone:  # where(S, x), written out
                 c = self.where(S, x)
             d = known.get(c)
             keyed.append((dist(c, goal) if d is None else d, c, x))
@@ -313,7 +313,7 @@ class PieceBoard(Extension):
         With `through`, the cell's limit does not stop it. Announces the enter event."""
         ent = S.ents[piece.i] if type(piece) is E else None
         origin = ent.get("cell") if ent is not None else None
-        if type(origin) is not Cell or ent["@z"] != self.zone:  # cell_of(S, piece), written out
+        if type(origin) is not Cell or ent is None or ent["@z"] != self.zone:  # cell_of(S, piece), written out
             origin = self.cell_of(S, piece)
         if type(c) is not Cell or c not in self.adjacent(origin):
             c = self.check_cell(S, c)

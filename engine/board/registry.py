@@ -13,6 +13,7 @@ same name on the pack's board, so two board modules never fight over a builtin's
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine import extensions
 from engine.dsl.builtins import builtin
@@ -80,7 +81,7 @@ def _caller(name: str, most: int) -> Callable:
     method of the board asked last is kept (most programs play one game at a time) and, for
     up to three arguments, they are plain parameters rather than `*args`: together those
     were most of the cost of calling a board word."""
-    last = [(_NO, None)]  # (the board asked last, its method)
+    last: list[tuple[object, Any]] = [(_NO, None)]  # (the board asked last, its method)
 
     def method_of(board, S):
         method = getattr(board, name, None)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
+from typing import Any
 
 N, E, S, W = 0, 1, 2, 3
 EDGE_NAMES = "nesw"
@@ -97,7 +98,7 @@ class Map:
         self.frontier: frozenset[Cell] = frozenset()
         self._dist: OrderedDict = OrderedDict()
         self._fits: dict[str, list] = {}
-        self.memo: dict[str, object] = {}  # tables other modules derive from this layout, made once
+        self.memo: dict[str, Any] = {}  # tables other modules derive from this layout, made once
 
     # ---------- growing ----------
     def with_tile(self, key: str, uid: int, at: Cell, shape: Shape, rules: Rules) -> Map:
@@ -181,7 +182,7 @@ class Map:
         every edge that has one, and meets a road (`connect`) or at least a tile."""
         got = self._fits.get(tile.id)
         if got is None:
-            edges = self.memo.get("edges")
+            edges: dict[Cell, tuple[int, int]] | None = self.memo.get("edges")
             if edges is None:
                 edges = self.memo["edges"] = self._edges()
             shapes = tile.shapes.items()

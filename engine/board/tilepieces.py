@@ -13,6 +13,7 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 from operator import attrgetter
 
+from engine.board.tilemap import Map
 from engine.dsl.values import E_OF, E
 from engine.errors import RuleRuntimeError
 
@@ -247,16 +248,21 @@ class PiecesOnSquares:
     def _index(self, S) -> dict:
         return S.vars[KEY]["at"]
 
-    def _listing_of(self, S, make: bool = True) -> _Listing | None:
-        """What is remembered about S's index: the last listing when it is S's; else a new
-        one (`make`) or None."""
+    def map(self, S) -> Map:
+        raise NotImplementedError  # the board this is mixed into has one
+
+    def _listing_of(self, S) -> _Listing:
+        """What is remembered about S's index: the last listing when it is S's, else a new one."""
         listing, index = self._listing, self._index(S)
         if listing.index is index and listing.ents is S.ents:
             return listing
-        if not make:
-            return None
         listing = self._listing = _Listing(index, S.ents)
         return listing
+
+    def _known_listing(self, S) -> _Listing | None:
+        """The last listing when it is of S's index, else None (nothing to keep in step)."""
+        listing = self._listing
+        return listing if listing.index is self._index(S) and listing.ents is S.ents else None
 
     def _piece(self, S, e, fn: str) -> dict:
         if type(e) is not E or e.i not in S.ents:
@@ -277,7 +283,7 @@ class PiecesOnSquares:
         uid = S.new_entity(kind, kd.fields)
         S.ent_w(uid)["cell"] = sq
         self._add(S, uid, sq)
-        listing = self._listing_of(S, make=False)
+        listing = self._known_listing(S)
         if listing is not None:
             listing.added(S.ents[uid]["id"], uid, sq, sq_key(sq))
         return E_OF(uid)
@@ -289,7 +295,7 @@ class PiecesOnSquares:
             raise RuleRuntimeError(f"remove: {S.describe(e)} is in a zone, not on the board")
         old = ent.get("cell")
         listed = self._unindex(S, e.i, old)
-        listing = self._listing_of(S, make=False)
+        listing = self._known_listing(S)
         if listing is not None:
             if listed == 1:
                 listing.removed(ent["id"], e.i, old, sq_key(old))
@@ -309,7 +315,7 @@ class PiecesOnSquares:
         u = e.i
         old = ents[u].get("cell")
         idx = S.vars[KEY]["at"]
-        listed, k_old = 0, None
+        listed, k_old = 0, ""  # (k_old is read only when the piece was listed)
         if old is not None:
             k_old = _KEYS.get(old) or sq_key(old)
             here = idx.get(k_old)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from engine.board.registry import register_type
+from engine.board.registry import bound_words, register_type
 from engine.board.tilemap import MIDDLE, Map, MapCache, Rules, TileDef, extend_key, roads_from
 from engine.board.tilepieces import KEY, PiecesOnSquares, Steps, is_cell, sq_key
 from engine.dsl.runtime import MISSING
@@ -50,7 +50,6 @@ class TileBoard(PiecesOnSquares, Extension):
     type = "tiles"
 
     def words(self) -> dict:
-        from engine.board.registry import bound_words
         return bound_words(self)
 
     def __init__(self, tiles: dict[str, TileDef], rules: Rules, stack: str, placed: str,
@@ -159,7 +158,8 @@ class TileBoard(PiecesOnSquares, Extension):
         if not is_cell(sq):
             return None
         m = self.map(S)
-        uid = m.uid_at.get(m.tile_pos.get(sq))
+        pos = m.tile_pos.get(sq)
+        uid = m.uid_at.get(pos) if pos is not None else None
         return E_OF(uid) if uid is not None else None
 
     def tile_pos(self, S, sq):
@@ -284,7 +284,8 @@ class TileBoard(PiecesOnSquares, Extension):
                         steps.settle(ents, self._index(S), taken, gone)
                     return steps.answer(gone)
             return self._free(S, xs, skip, gone, taken, near, steps)
-        closer = known = None
+        closer: Closer | None = None
+        known: dict = {}
         out = []
         for x in xs:
             if type(x) is E:
@@ -301,10 +302,10 @@ class TileBoard(PiecesOnSquares, Extension):
             if closer is None:
                 closer = self._toward(S, m, toward)
                 known = closer.keys
-            steps = known.get(sq)
-            if steps is None:
-                steps = closer.keys_of(sq)
-            for k in steps:
+            down = known.get(sq)
+            if down is None:
+                down = closer.keys_of(sq)
+            for k in down:
                 if k not in taken:
                     out.append(x)
                     break
@@ -348,13 +349,13 @@ class TileBoard(PiecesOnSquares, Extension):
     def _toward(self, S, m: Map, targets) -> Closer:
         """The steps toward `targets` on map `m`, shared by every question about the same
         target squares on the same map: the chasers of a turn all head for the same targets."""
-        wheres = []
+        found = []
         for t in targets:
             w = self.square_of(S, t)
             if w is not None:
-                wheres.append(w)
-        wheres = tuple(wheres)
-        memo = m.memo.get("toward")
+                found.append(w)
+        wheres = tuple(found)
+        memo: dict[tuple, Closer] | None = m.memo.get("toward")
         if memo is None:
             memo = m.memo["toward"] = {}
         got = memo.get(wheres)
@@ -467,7 +468,7 @@ class _Near(dict):
 
 
 def _near(m: Map) -> _Near:
-    near = m.memo.get("near")
+    near: _Near | None = m.memo.get("near")
     if near is None:
         near = m.memo["near"] = _Near(m.adj)
     return near

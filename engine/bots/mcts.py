@@ -23,6 +23,7 @@ import random
 import time
 
 from engine.bots.base import register_bot
+from engine.bots.policy import PolicyBot
 from engine.errors import HordeError
 from engine.hidden import determinize
 
@@ -168,7 +169,6 @@ def _rollout_policy(game, seed: int):
     """Rollouts play the pack's greedy policy when it has one: far better estimates than
     random play, at the price of slower iterations."""
     if game is not None and "greedy" in game.policies:
-        from engine.bots.policy import PolicyBot
         return PolicyBot(game.policies["greedy"], seed)
     return None
 

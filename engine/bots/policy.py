@@ -45,7 +45,8 @@ class PolicyBot:
         """Decide on a state the bot may look at freely (a determinization, a rollout)."""
         me = known.players[decision.player]
         for rule in self.policy.rules:
-            best, best_score = None, None
+            best: str | None = None
+            best_score = 0  # read only once `best` is set
             for label in decision.actions:
                 action, args = decision.bindings[label]
                 aid = "pass" if action is None else action.id

@@ -13,7 +13,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from engine.errors import HordeError, Span
+from engine.flow.machine import too_deep
 from engine.laws import LAWS, Violation, Watch, determinism, explore
+from engine.scenario import describe
 
 RULES_RUN = "the rules run without error"
 DENSE = 100  # the costly laws are checked after each of a game's first DENSE decisions
@@ -51,7 +53,6 @@ class Broken(Exception):
 def error_violation(exc: Exception) -> Violation:
     """A rule that failed (or horde itself) as a broken law, pointing where the rule is."""
     if isinstance(exc, RecursionError | MemoryError):  # what the caps missed: the rules' doing
-        from engine.flow.machine import too_deep
         exc = too_deep(exc)
     if isinstance(exc, HordeError):
         return Violation(RULES_RUN, exc.problem.span, exc.problem.message, "rules")
@@ -134,7 +135,6 @@ def play(game, players: int, seed: int, choose: Callable[[int], int], *,
 def _describe(S) -> str:
     if S is None:
         return ""
-    from engine.scenario import describe
     try:
         return describe(S)
     except Exception:  # a state too broken to describe still has a reproduction

@@ -17,6 +17,7 @@ from engine.check.driver import CheckResult
 from engine.check.play import DENSE, Failure
 from engine.errors import source_excerpt
 from engine.laws import COSTLY, LAWS
+from engine.pack.loader import resolve_ref, rulesets_dir
 
 SHOWN_DECISIONS = 40  # a longer game shows its first and last decisions only
 
@@ -51,7 +52,6 @@ def _relative(path: Path, folder: Path) -> str:
 def scenario_refs(pack: str, house: list[str], folder: Path) -> tuple[str, list[str]]:
     """The pack and house rules as a scenario file in `folder` names them: a bundled pack by
     its id, files by paths relative to that folder."""
-    from engine.pack.loader import resolve_ref, rulesets_dir
 
     pack_file = resolve_ref(pack)
     bundled = pack_file.parent.parent == rulesets_dir().resolve() and pack == pack_file.parent.name
@@ -120,10 +120,11 @@ def _step_lines(steps) -> list[str]:
             runs[-1][1] = k
         else:
             runs.append([k, k, s])
+    shown: list[list | None] = list(runs)
     if len(runs) > SHOWN_DECISIONS:
-        runs = runs[:SHOWN_DECISIONS - 5] + [None] + runs[-5:]  # type: ignore[list-item]
+        shown = [*runs[:SHOWN_DECISIONS - 5], None, *runs[-5:]]
     out = []
-    for run in runs:
+    for run in shown:
         if run is None:
             out.append("     …")
             continue

@@ -13,6 +13,7 @@ import importlib
 import inspect
 import os
 import platform
+from typing import Any
 
 import typer
 from typer.core import TyperGroup
@@ -35,7 +36,7 @@ COMMAND_MODULES = [
 class HordeGroup(TyperGroup):
     """The one place where errors turn into messages and exit codes."""
 
-    def invoke(self, ctx: typer.Context):
+    def invoke(self, ctx: Any) -> Any:  # Typer's click Context: click's own, or Typer's copy
         try:
             return super().invoke(ctx)
         except HordeError as exc:

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from engine.api import load
 from engine.errors import HordeError
 
 _WHOLE = re.compile(r"[-+]?[0-9]+")
@@ -85,7 +86,6 @@ def parse_sets(items: list[str] | None) -> dict[str, str]:
 
 def load_game(pack: str, mode: str | None = None, house: list[str] | None = None,
               sets: list[str] | None = None):
-    from engine.api import load
     return load(pack, mode=mode, params=parse_sets(sets), house=list(house or []))
 
 

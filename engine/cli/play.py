@@ -11,7 +11,7 @@ import typer
 from rich.rule import Rule
 from rich.text import Text
 
-from engine.cli.common import HouseOpt, ModeOpt, PackArg, SeedOpt, SetOpt, decimal, load_game, out
+from engine.cli.common import HouseOpt, ModeOpt, PackArg, SeedOpt, SetOpt, decimal, load_game, out, parse_sets
 from engine.errors import HordeError
 
 DelayOpt = Annotated[float, typer.Option(
@@ -48,7 +48,6 @@ def play(
     """Play a game at the terminal: people choose from numbered lists, bots play themselves."""
     from engine.atomic import check_target
     from engine.bots import make_bot
-    from engine.cli.common import parse_sets
     from engine.cli.session import Session
     from engine.record import SEEDS, make_record
     from engine.sim.seeds import bot_seed

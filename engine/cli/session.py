@@ -21,6 +21,7 @@ from rich.text import Text
 
 from engine.bots import is_human
 from engine.errors import did_you_mean
+from engine.game import Game
 from engine.render import Renderer
 
 
@@ -43,7 +44,7 @@ def read_line(prompt: str, console: Console) -> str:
 
 @dataclass
 class Session:
-    game: object
+    game: Game
     specs: list[str]
     bots: list
     seed: int

@@ -26,6 +26,7 @@ from rich.progress import (
 from rich.text import Text
 
 from engine.cli.common import HouseOpt, JsonOpt, ModeOpt, PackArg, SetOpt, err, load_game, out, whole
+from engine.errors import HordeError
 
 PlayersOpt = Annotated[int | None, typer.Option(
     "--players", "-p", parser=whole(1), help="Number of players (default: the pack's default).")]
@@ -87,7 +88,6 @@ def jobs_count(jobs: int, force: bool = False) -> int:
     """The worker processes to start for `--jobs`: at most one per core this process may use
     (more only slow a run down: they take turns on the same cores, each with its own copy of
     the pack), unless forced; never more than MAX_JOBS."""
-    from engine.errors import HordeError
     from engine.sim.parallel import MAX_JOBS, usable_cores
     cores = usable_cores()
     if jobs == 0:

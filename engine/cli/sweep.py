@@ -18,6 +18,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from engine.api import load
 from engine.cli.common import HouseOpt, JsonOpt, ModeOpt, PackArg, SetOpt, out, parse_sets, whole
 from engine.cli.sim import (
     BatchSeedOpt,
@@ -116,7 +117,6 @@ def sweep(
 ) -> None:
     """Play every combination of param values on the same seeds; show a table, the
     combinations closest to a target, and a heatmap (two params) or a line (one)."""
-    from engine.api import load
     from engine.sim.parallel import Batch, check_games, run_batches
     from engine.sim.sweep import combinations, label_of, parse_param, parse_target
     from engine.sim.sweep import sweep as sweep_results

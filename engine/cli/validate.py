@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
+from engine.api import load
 from engine.cli.common import JsonOpt, out, yaml_files
 from engine.errors import HordeError, PackError, Problem
 
@@ -51,7 +52,6 @@ def _unique(problems: list[Problem]) -> list[Problem]:
 
 def _load(ref, problems: list[Problem], **kw):
     """Load and compile (view included); collect problems instead of raising them."""
-    from engine.api import load
     from engine.render.spec import compile_view
     try:
         game = load(ref, **kw)
@@ -105,7 +105,7 @@ def check_scenarios(path: Path, nodes) -> Outcome:
                      params=spec.get("params") or {}, house=house)
         if game is None:
             continue
-        snippets = [("setup", True)] if spec.get("setup") else []
+        snippets: list[tuple[str | int, bool]] = [("setup", True)] if spec.get("setup") else []
         snippets += [(k, False) for k in range(len(spec.get("expect", [])))]
         for key, effect in snippets:
             where = node.value["setup"] if key == "setup" else node.value["expect"].value[key]

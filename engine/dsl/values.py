@@ -32,6 +32,7 @@ class _Ref:
     interning survives."""
 
     __slots__ = ("i",)
+    i: int  # the seat or uid (set once, by `_Table`)
     _tag = ""
     _interned: _Table
 

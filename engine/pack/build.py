@@ -7,65 +7,30 @@ line/column is shifted onto the line/column of the string in the file.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from typing import Any
 
+from engine import extensions as ext_mod
 from engine.dsl import ast
 from engine.dsl.compiler import Compiled, compile_snippet
 from engine.dsl.env import Env, type_of_value
 from engine.dsl.parser import parse_expr, parse_program
 from engine.dsl.values import Face
-from engine.errors import DSLSyntaxError, PackError, Problem, Span, did_you_mean, source_line
+from engine.errors import DSLSyntaxError, PackError, Problem, Span, did_you_mean, locator
 from engine.flow.nodes import ActionDef, EndDef, PolicyDef, PolicyRule, TriggerDef
-from engine.game import CardDef, FieldDef, Game, Invariant, ZoneDef
+from engine.game import Game
+from engine.model import CardDef, FieldDef, Invariant, ZoneDef, pack_hash
 from engine.pack.flowbuild import FlowBuilder
+from engine.pack.yamlspan import plain
 
 DEFAULT_LIMITS = {"turns": 5000, "steps": 20_000_000, "effect_steps": 200_000, "depth": 40}
-HASH_VERSION = 2  # how `pack_hash` is computed; records and saves say which one they used
-
-
-def pack_hash(raw: dict, params: dict, mode: str | None, version: int = HASH_VERSION) -> str:
-    """The digest that records and saves are checked against: all that decides play.
-
-    Version 2 covers the merged pack in its own key order (the order of zones, actions and
-    dice decides play), the mode, the params and the version. Version 1 sorted the keys, so
-    a pack with its zones reordered kept its hash; it stays to check games saved with it."""
-    blob = [raw, params] if version == 1 else [version, mode, raw, params]
-    text = json.dumps(blob, sort_keys=version == 1, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
 # Copies of cards made at setup, a per-player zone's for every seat: the schema bounds one
 # card's count (1,000), this their sum. The bundled packs make at most 50; ten thousand
 # entities still set up in a blink, where a count of 10**9 took gigabytes.
 MAX_CARDS = 10_000
 # What `--set` accepts as a whole number: ASCII digits only (int() also reads '৪' as 4).
 _WHOLE = re.compile(r"[-+]?[0-9]+")
-
-
-def locator(node) -> Any:
-    """A function mapping a snippet position (line, col) to the Span in the YAML file."""
-    span: Span | None = getattr(node, "span", None)
-    style = getattr(node, "style", None)
-    if span is None:
-        return lambda pos: None
-
-    def locate(pos):
-        if pos is None:
-            return span
-        line, col = pos
-        if style in ("|", ">"):
-            # the block's indentation is that of its first line; deeper lines keep theirs in `col`
-            first = source_line(span.file, span.line + 1)
-            indent = len(first) - len(first.lstrip(" "))
-            return Span(span.file, span.line + line, indent + col)
-        if line == 1:
-            return Span(span.file, span.line, span.col + col - (0 if style in ('"', "'") else 1))
-        return Span(span.file, span.line + line - 1, col)
-
-    return locate
 
 
 def _conjuncts(tree) -> list:
@@ -106,7 +71,6 @@ def _names(tree) -> set[str]:
 class Builder:
     def __init__(self, tree, *, params: dict | None = None, mode: str | None = None,
                  files: list[str] | None = None, house: list[str] | None = None):
-        from engine.pack.yamlspan import plain
         self.tree = tree
         self.raw: dict = plain(tree)
         self.overrides = dict(params or {})
@@ -149,7 +113,7 @@ class Builder:
         if not guard:
             return None, self.compile(path, expr=True, scope=scope)
         locate = locator(n)
-        out = []
+        out: list[Compiled | None] = []
         for group in (guard, rest):
             if not group:
                 out.append(None)
@@ -411,7 +375,6 @@ class Builder:
             score=score, highscores=bool(raw.get("highscores")))
 
     def build_extensions(self) -> dict:
-        from engine import extensions as ext_mod
         out = {}
         for section, factory in ext_mod.FACTORIES.items():
             if section in self.raw:

@@ -8,6 +8,7 @@ the player fields at load time.
 
 from __future__ import annotations
 
+from engine.errors import did_you_mean
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW, FlowNode
 
 NODE_KEYS = ("do", "if", "repeat", "for_each", "ask", "window", "call")
@@ -89,7 +90,6 @@ class FlowBuilder:
         # call
         name = item["call"]
         if name not in b.env.flow_procs:
-            from engine.errors import did_you_mean
             b.fail(f"unknown flow procedure '{name}'", *path, "call",
                    hint=did_you_mean(name, b.env.flow_procs))
             return None

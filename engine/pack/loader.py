@@ -230,8 +230,8 @@ class _Loader:
         base = main[0][1] if main else None
         root = base_path.parent if base_path else None
         layers = main[:1] if main else []
-        if mode is not None and root is not None:
-            layers += self._mode_layers(root, mode, base_path)
+        if mode is not None and base_path is not None:
+            layers += self._mode_layers(base_path.parent, mode, base_path)
         layers += main[1:] if main else []
         for entry in house:
             layers += self._house_layers(entry, root, base_path)
@@ -358,7 +358,7 @@ class _Loader:
         remove = _child(own, "remove")
         if remove is not None:
             result.value["remove"] = remove
-            result.key_spans["remove"] = own.key_span("remove")
+            result.key_spans = {**(result.key_spans or {}), "remove": own.key_span("remove")}
         return result
 
     def _include_target(self, item: Node, path: Path, root: Path, stack) -> Path | None:

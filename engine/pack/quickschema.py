@@ -202,8 +202,7 @@ def _exact(schema: Any) -> Check:
         elif key == "required":
             parts.append(_required_test(value))
         elif key == "anyOf":
-            tests = [_exact(s) for s in value]
-            parts.append(lambda x, tests=tests: any(t(x) for t in tests))
+            parts.append(_any([_exact(s) for s in value]))
         else:
             raise Unknown(key)
     return _all(parts)
@@ -219,6 +218,10 @@ def _type_test(types) -> Check:
 
 def _required_test(names) -> Check:
     return lambda x: not isinstance(x, dict) or all(n in x for n in names)
+
+
+def _any(tests: list[Check]) -> Check:
+    return lambda x: any(t(x) for t in tests)
 
 
 def _all(parts: list[Check]) -> Check:

@@ -19,7 +19,7 @@ from rich.text import Text
 from engine.dsl.values import P
 from engine.flow.machine import evaluate
 from engine.render.spec import compile_view
-from engine.render.values import plain, show
+from engine.render.values import show
 
 LOG_LINES = 8
 
@@ -145,7 +145,3 @@ def result_text(S) -> str:
     if S.limit_hit:
         return "turn limit reached: no winner"
     return "no winner"
-
-
-def value_text(S, v, viewer: int | None = None) -> str:
-    return plain(S, v, viewer)

@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.dsl.compiler import Compiled
 from engine.errors import PackError, Problem, did_you_mean
+from engine.pack.loader import load_tree
 
 SECTIONS = ("players", "turn", "zones")
 ITEM_KEYS = ("label", "value", "max", "text")
@@ -67,7 +68,6 @@ def _view_node(tree):
 
 
 def _reload_tree(game):
-    from engine.pack.loader import load_tree
     if not game.files:
         return None
     try:

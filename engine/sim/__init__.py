@@ -1,6 +1,6 @@
 """Balance tools: batch simulation, statistics, measures, comparisons, sweeps and plots."""
 
-from engine.sim.batch import simulate
+from engine.sim.parallel import simulate
 from engine.sim.result import GameRecord, SimResult
 from engine.sim.seeds import derive_seed
 

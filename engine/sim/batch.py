@@ -1,10 +1,11 @@
-"""Play many games with bots, fast and reproducibly.
+"""One game of a batch, played by bots, fast and reproducibly (the batches and the worker
+processes that play them are `engine.sim.parallel`).
 
 Each game and each bot gets its own seed derived from the batch seed and its position
 (`engine.sim.seeds`), so game 517 of a batch is the same game whether it runs first, last,
-alone or in another worker process (`engine.sim.parallel`). States run non-transactionally:
-nobody needs an illegal move rolled back here, and skipping the snapshot before every action
-is most of a random game's cost.
+alone or in another worker process. States run non-transactionally: nobody needs an
+illegal move rolled back here, and skipping the snapshot before every action is most of a
+random game's cost.
 
 Besides who won and how long it took, a game's record keeps how often each seat chose each
 action and the pack's `metrics:` evaluated on the final state.
@@ -12,10 +13,12 @@ action and the pack's `metrics:` evaluated on the final state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from engine.bots import is_human, make_bot
-from engine.errors import HordeError, PackError, Problem
+from engine.errors import HordeError, PackError, Problem, RuleRuntimeError
+from engine.flow.machine import evaluate, too_deep
+from engine.pack.loader import load_tree
 from engine.sim.result import GameRecord, SimResult
 from engine.sim.seeds import bot_seed, game_seed
 
@@ -70,7 +73,6 @@ def _compile_metrics(game, section: dict, nodes) -> list[tuple[str, object]]:
 
 
 def _metrics_node(game):
-    from engine.pack.loader import load_tree
     if not game.files:
         return None
     try:
@@ -82,8 +84,6 @@ def _metrics_node(game):
 
 
 def _metric_value(S, name: str, c):
-    from engine.errors import RuleRuntimeError
-    from engine.flow.machine import evaluate
     try:
         v = evaluate(S, c, {})
     except RuleRuntimeError as exc:  # compiled without positions: point at the metric's line
@@ -126,7 +126,6 @@ def play_one(game, players: int, specs: list[str], seed: int, index: int,
         raise
     except (RecursionError, MemoryError) as exc:  # what the caps missed (a bot copying a
         # state whose lists nest past Python's stack, say), in the pack's words
-        from engine.flow.machine import too_deep
         raise _which_game(too_deep(exc), index, gseed) from None
     # A game stopped by the turn limit counted the turn it never started.
     return GameRecord(index, gseed, tuple(state.winners), state.turns, state.limit_hit, decisions,
@@ -137,17 +136,6 @@ def _which_game(exc: HordeError, index: int, gseed: int) -> HordeError:
     for problem in exc.problems[:1]:  # say which game, so it can be replayed alone
         problem.message = f"game {index} (seed {gseed}): {problem.message}"
     return exc
-
-
-def simulate(game, players: int | None, bots: Sequence[str], n: int, seed: int = 0,
-             progress: Callable[[int, int], None] | None = None, jobs: int = 1) -> SimResult:
-    """Play `n` games of `game` with `players` seats; `progress(done, n)` as games finish.
-
-    `jobs` > 1 plays them in that many worker processes with the same results. Ctrl-C
-    stops the batch: the result holds the games finished so far (`result.interrupted`)."""
-    from engine.sim.parallel import Batch, run_batches
-    batch = Batch.of(game, players, bots, n, seed)
-    return run_batches([batch], jobs=jobs, progress=progress)[0]
 
 
 def new_result(game, players: int, specs: list[str], seed: int, n: int) -> SimResult:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.api import load
 from engine.errors import HordeError
 from engine.sim.measures import is_rate, measure_label, per_game, scalar
 from engine.sim.result import SimResult
@@ -69,7 +70,6 @@ def sets_variant(sets: dict[str, str]) -> str:
 
 
 def load_variant(pack: str, v: Variant):
-    from engine.api import load
     house = [str(Path(h).resolve()) if Path(h).is_file() else h for h in v.house]
     return load(pack, mode=v.mode, params=dict(v.params), house=house)
 

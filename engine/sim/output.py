@@ -29,7 +29,7 @@ def csv_rows(results: list[SimResult]) -> tuple[list[str], list[list]]:
     rows = []
     for r in results:
         for rec in r.records:
-            row = [r.label] if labelled else []
+            row: list[object] = [r.label] if labelled else []
             row += [rec.index, rec.seed, ";".join(map(str, rec.winners)),
                    int(not rec.winners), int(rec.team_win(r.players)), int(rec.limit),
                    rec.turns, rec.decisions]

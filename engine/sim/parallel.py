@@ -22,7 +22,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from engine.api import load
 from engine.errors import HordeError, PackError
+from engine.game import Game
 from engine.sim.batch import check_bots, compile_metrics, new_result, play_one, seat_specs
 from engine.sim.result import SimResult
 from engine.state import check_players
@@ -63,7 +65,6 @@ class GameSpec:
                    tuple(game.house), game.hash)
 
     def load(self):
-        from engine.api import load
         game = load(self.ref, mode=self.mode, params=dict(self.params), house=list(self.house))
         if game.hash != self.hash:
             raise HordeError(f"{self.ref} changed while the simulation was starting")
@@ -74,7 +75,7 @@ class GameSpec:
 class Batch:
     """n games of one game (a variant) with one seating of bots, from one master seed."""
 
-    game: object
+    game: Game
     players: int
     specs: list[str]
     n: int
@@ -138,6 +139,16 @@ def run_batches(batches: Sequence[Batch], jobs: int = 1,
         r.records.sort(key=lambda rec: rec.index)
         r.seconds = seconds
     return results
+
+
+def simulate(game, players: int | None, bots: Sequence[str], n: int, seed: int = 0,
+             progress: Callable[[int, int], None] | None = None, jobs: int = 1) -> SimResult:
+    """Play `n` games of `game` with `players` seats; `progress(done, n)` as games finish.
+
+    `jobs` > 1 plays them in that many worker processes with the same results. Ctrl-C
+    stops the batch: the result holds the games finished so far (`result.interrupted`)."""
+    batch = Batch.of(game, players, bots, n, seed)
+    return run_batches([batch], jobs=jobs, progress=progress)[0]
 
 
 def _serial(batches, work, results, total, progress) -> None:

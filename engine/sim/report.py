@@ -41,9 +41,8 @@ def describe(result: SimResult) -> str:
 
 def outcomes(rep: dict, result: SimResult) -> Table:
     t = _table(describe(result))
-    for name, justify in (("Seat", "left"), ("Bot", "left"), ("Wins", "right"),
-                          ("Win rate", "right"), ("95% interval", "right")):
-        t.add_column(name, justify=justify)
+    for name in ("Seat", "Bot", "Wins", "Win rate", "95% interval"):
+        t.add_column(name, justify="left" if name in ("Seat", "Bot") else "right")
     for row in rep["win_rates"]:
         t.add_row(f"P{row['seat']}", Text(row["bot"]), str(result.wins[row["seat"]]),
                   pct(row["value"]), interval(row))

@@ -18,6 +18,7 @@ fraction, as in Numerical Recipes), so fractional Welch degrees of freedom are e
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -76,7 +77,7 @@ def newcombe_diff(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> Estimat
 
 # ---------- means ----------
 
-def mean_sd(xs: list[float]) -> tuple[float, float]:
+def mean_sd(xs: Sequence[float]) -> tuple[float, float]:
     n = len(xs)
     if n == 0:
         return 0.0, 0.0
@@ -86,7 +87,7 @@ def mean_sd(xs: list[float]) -> tuple[float, float]:
     return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
 
 
-def mean_ci(xs: list[float], level: float = 0.95, test: bool = False) -> Estimate:
+def mean_ci(xs: Sequence[float], level: float = 0.95, test: bool = False) -> Estimate:
     """The mean of xs with its Student-t interval (a point interval for fewer than 2);
     with `test`, also the p-value of "the mean is 0"."""
     n = len(xs)
@@ -201,7 +202,7 @@ def _betacf(a: float, b: float, x: float) -> float:
 
 # ---------- distributions ----------
 
-def quantile(xs: list[float], q: float) -> float:
+def quantile(xs: Sequence[float], q: float) -> float:
     """Nearest-rank quantile of an already sorted list (0 for an empty one)."""
     if not xs:
         return 0.0
@@ -219,11 +220,12 @@ def summary(values: list[int | float]) -> dict[str, float]:
     return {"mean": round(sum(xs) / n, 4), "median": median, "p90": quantile(xs, 0.9)}
 
 
-def histogram(values: list[int | float], bins: int = 10) -> list[tuple[float, float, int]]:
+def histogram(values: Sequence[float], bins: int = 10) -> list[tuple[float, float, int]]:
     """(low, high, count) bins covering the values; integer data gets integer-wide bins."""
     if not values:
         return []
     lo, hi = min(values), max(values)
+    width: float
     if all(float(v).is_integer() for v in values):
         width = max(math.ceil((hi - lo + 1) / bins), 1)
         edges = [lo + k * width for k in range(math.ceil((hi - lo + 1) / width) + 1)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from engine.errors import HordeError
 from engine.sim.measures import is_rate, measure_label, parse_measure, scalar
@@ -107,7 +108,7 @@ def sweep(ranges: list[ParamRange], combos: list[dict], results: list[SimResult]
           measure: str, target: float | None) -> dict:
     """The grid as plain data: each cell's measures, and the ranking against the target."""
     parse_measure(measure, results[0])
-    cells = []
+    cells: list[dict[str, Any]] = []
     for params, r in zip(combos, results, strict=True):
         e = scalar(r, measure)
         cell = {"params": params, "label": label_of(params), "games": r.games,

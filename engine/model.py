@@ -1,0 +1,72 @@
+"""The plain definitions a compiled pack is made of, below everything that uses them.
+
+A `Game` holds these (its cards, zones, player fields and invariants); `engine.pack.build`
+makes them. They are data with no behaviour, so they live apart from both: the builder
+needs no part of the Game it builds to describe its pieces. `pack_hash` is the pack's
+identity, which saves and records are checked against.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import Span
+
+if TYPE_CHECKING:
+    from engine.dsl.compiler import Compiled
+
+HASH_VERSION = 2  # how `pack_hash` is computed; records and saves say which one they used
+
+
+def pack_hash(raw: dict, params: dict, mode: str | None, version: int = HASH_VERSION) -> str:
+    """The digest that records and saves are checked against: all that decides play.
+
+    Version 2 covers the merged pack in its own key order (the order of zones, actions and
+    dice decides play), the mode, the params and the version. Version 1 sorted the keys, so
+    a pack with its zones reordered kept its hash; it stays to check games saved with it."""
+    blob = [raw, params] if version == 1 else [version, mode, raw, params]
+    text = json.dumps(blob, sort_keys=version == 1, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass
+class CardDef:
+    id: str
+    count: int
+    zone: str | None
+    discard: str | None
+    tags: frozenset[str]
+    fields: dict[str, Any]
+    name: str
+    text: str
+    span: Span | None = None
+
+
+@dataclass
+class ZoneDef:
+    name: str
+    per_player: bool
+    shuffle: bool
+    capacity: int | None
+    visible: str  # all | owner | none
+    refill: str | None
+
+
+@dataclass
+class FieldDef:
+    name: str
+    type: str
+    init: Any  # a value or a Compiled expression
+    min: Any = None
+    max: Any = None
+    span: Span | None = None
+
+
+@dataclass
+class Invariant:
+    name: str
+    check: Compiled
+    span: Span | None
