@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import gc
 from pathlib import Path
 
@@ -11,6 +12,9 @@ import engine
 from engine.dsl import footprint
 from engine.dsl.footprint import ANY, OTHER
 from engine.flow import machine
+from tests.dsl.footprint_golden import HERE as FOOTPRINTS
+from tests.dsl.footprint_golden import PACKS, lines
+from tests.goldens.playthrough import name
 
 MINI = Path(__file__).parent.parent / "engine" / "fixtures" / "mini"
 
@@ -49,6 +53,17 @@ def test_unknown_writes_are_everything(game, source, expected):
     class Snippet:
         body = ["    " + line for line in source.splitlines()]
     assert footprint.writes(game, Snippet()) == expected
+
+
+@pytest.mark.parametrize(("pack", "mode"), PACKS, ids=[name(p, m)[:-4] for p, m in PACKS])
+def test_every_snippet_of_every_pack_has_its_golden_footprint(pack, mode):
+    """What the analyses answer for each snippet of each pack and mode, as reviewed in
+    tests/dsl/footprints/. To change them on purpose: `python -m tests.dsl.footprint_golden`."""
+    want = (FOOTPRINTS / name(pack, mode)).read_text(encoding="utf-8").splitlines()
+    got = lines(pack, mode)
+    if got != want:
+        diff = list(difflib.unified_diff(want, got, "golden", "now", n=1, lineterm=""))
+        pytest.fail(f"{name(pack, mode)}: footprints changed:\n" + "\n".join(diff[:40]))
 
 
 @pytest.mark.parametrize("a, b, met", [
