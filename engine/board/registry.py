@@ -119,12 +119,13 @@ def bound_words(board) -> dict[str, Callable]:
 
 
 def board_builtin(name: str, args: str = "", returns: str = "any", effect: bool = False,
-                  doc: str = ""):
-    """Register builtin `name` as a call of the board's method `name(S, *args)`."""
+                  doc: str = "", **touches):
+    """Register builtin `name` as a call of the board's method `name(S, *args)`; `touches`
+    says what it reads and writes, as to `builtin`."""
     args, returns, effect, doc = _merge(name, args, returns, effect, doc)
     _SIGNATURES[name] = (args, returns, effect, doc)
     call = _caller(name, len(args.split()))
     call.__doc__ = doc
     call.__name__ = name
-    builtin(name, args, returns, effect)(call)
+    builtin(name, args, returns, effect, **touches)(call)
     return call

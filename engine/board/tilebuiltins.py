@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from engine.board.registry import board_builtin, board_of
 from engine.board.tiles import TileBoard, need_cell
-from engine.dsl import footprint
 from engine.dsl.builtins import builtin
 from engine.dsl.values import E, Z
 from engine.errors import RuleRuntimeError
@@ -41,16 +40,16 @@ _SHARED = [
     ("stacked", "any", "list", False, "Squares holding more than one piece of some kinds."),
 ]
 
-for _name, _args, _ret, _fx, _doc in _SHARED:
-    board_builtin(_name, _args, _ret, _fx, _doc)
-
 # What two words touch, so that the end checks after an effect can be skipped when they
-# cannot have changed (engine.dsl.footprint): the tile under a square depends on the map
-# alone, which only `place_tile` changes (its footprint is everything); moving a piece
-# changes its `cell` field and the board's index of cells, which every word that reads
-# them declares (or reads everything). Only tile boards answer `move_to`.
-footprint.declare("tile_at", reads={"@tile map"})
-footprint.declare("move_to", writes={"cell"})
+# cannot have changed (engine.dsl.footprint): the tile under a square (`tile_at`, below)
+# depends on the map alone, which only `place_tile` changes (its footprint is
+# everything); moving a piece changes its `cell` field and the board's index of cells,
+# which every word that reads them declares (or reads everything). Only tile boards
+# answer `move_to`.
+_TOUCHES = {"move_to": {"writes": {"cell"}}}
+
+for _name, _args, _ret, _fx, _doc in _SHARED:
+    board_builtin(_name, _args, _ret, _fx, _doc, **_TOUCHES.get(_name, {}))
 
 
 def _tiles(S, fn: str) -> TileBoard:
@@ -112,7 +111,7 @@ def _place_tile(S, t, at, rot):
     _tiles(S, "place_tile").place(S, t, at, rot)
 
 
-@builtin("tile_at", "any", "ent")
+@builtin("tile_at", "any", "ent", reads={"@tile map"})
 def _tile_at(S, sq):
     """The placed tile a square belongs to, or none."""
     return _tiles(S, "tile_at").tile_at(S, sq)

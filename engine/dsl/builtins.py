@@ -2,18 +2,22 @@
 
 Each builtin is a plain function `fn(S, *args)` taking the running `State` first, registered
 with a signature the resolver checks at load time (argument count, which arguments must
-name a card, a die or a zone) and a flag saying whether it changes the state. Conditions
-and action domains may only call pure builtins, so computing legal actions never changes
-the game. Other modules (boards, for instance) register more builtins the same way.
+name a card, a die or a zone), a flag saying whether it changes the state, and what it
+touches (engine.dsl.facts), which the compiler records in the facts of every snippet that
+calls it. Conditions and action domains may only call pure builtins, so computing legal
+actions never changes the game. Other modules (boards, for instance) register more
+builtins the same way.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from engine.dsl.facts import ANY, OTHER, RESULT
 from engine.dsl.runtime import MAX_LEN
 from engine.dsl.values import E_OF, E, Face, P, Z
 from engine.errors import RuleRuntimeError
@@ -28,6 +32,10 @@ class Builtin:
     effect: bool
     varargs: bool
     doc: str
+    reads: frozenset[str]  # what it touches: keys of the state (engine.dsl.facts)
+    writes: frozenset[str]
+    frames: bool  # it may push or pop the flow's frames, or is not known not to
+    ends: bool  # it may end the game
 
     @property
     def min_args(self) -> int:
@@ -42,15 +50,34 @@ BUILTINS: dict[str, Builtin] = {}
 
 
 def builtin(name: str, args: str = "", returns: str = "any", effect: bool = False,
-            varargs: bool = False):
-    """Register `fn(S, ...)` as the builtin `name`. `args` is a space-separated kind list."""
+            varargs: bool = False, *, reads: Iterable[str] | None = None,
+            writes: Iterable[str] | None = None, frames: bool = True, ends: bool = False):
+    """Register `fn(S, ...)` as the builtin `name`. `args` is a space-separated kind list.
+
+    What it touches, for the analyses that skip work which cannot matter: the keys of the
+    state it `reads` and `writes` (engine.dsl.facts; a key may be a name no rule can
+    spell, like a board's own variable). Unsaid, it reads everything, and an effect
+    writes everything. `frames`: it may push or pop the flow's frames, which a builtin
+    is taken to do unless it says not (the core vocabulary below); `ends`: it may end
+    the game."""
+    read = frozenset(reads) if reads is not None else frozenset({ANY})
+    written = frozenset(writes) if writes is not None else frozenset({ANY} if effect else ())
 
     def register(fn):
         BUILTINS[name] = Builtin(name, fn, tuple(args.split()), returns, effect, varargs,
-                                 (fn.__doc__ or "").strip())
+                                 (fn.__doc__ or "").strip(), read, written, frames, ends)
         return fn
 
     return register
+
+
+# The core vocabulary: words that touch no frame. Most read only their arguments (_ARGS)
+# or zones and the places of entities (_ZONES). Dice, chance and the log change only the
+# dice stream and the log, which no rule reads (`logged` reads everything): they write
+# nothing. Who won or lost (RESULT) is read only by `winners()`, which reads everything.
+_core = functools.partial(builtin, frames=False)
+_ARGS = ()
+_ZONES = (OTHER,)
 
 
 def _items(S, x):
@@ -63,7 +90,7 @@ def _items(S, x):
 
 
 # ---- collections ----
-@builtin("count", "any", "int")
+@_core("count", "any", "int", reads=_ZONES)
 def _count(S, x):
     """How many things are in a list or a zone."""
     if type(x) is Z:
@@ -74,7 +101,7 @@ def _count(S, x):
     return len(_items(S, x))
 
 
-@builtin("empty", "any", "bool")
+@_core("empty", "any", "bool", reads=_ZONES)
 def _empty(S, x):
     """True when a list or zone holds nothing."""
     if type(x) is Z:  # _count(S, x) == 0, written out: conditions ask this all the time
@@ -85,45 +112,45 @@ def _empty(S, x):
     return len(_items(S, x)) == 0
 
 
-@builtin("any", "list", "bool")
+@_core("any", "list", "bool", reads=_ARGS)
 def _any(S, xs):
     """True when some value of the list is true."""
     return any(_items(S, xs))
 
 
-@builtin("all", "list", "bool")
+@_core("all", "list", "bool", reads=_ARGS)
 def _all(S, xs):
     """True when every value of the list is true (and for an empty list)."""
     return all(_items(S, xs))
 
 
-@builtin("sum", "list", "int")
+@_core("sum", "list", "int", reads=_ARGS)
 def _sum(S, xs):
     """The sum of a list of numbers."""
     return sum(_items(S, xs))
 
 
-@builtin("min", "any", "any", varargs=True)
+@_core("min", "any", "any", varargs=True, reads=_ARGS)
 def _min(S, *xs):
     """The smallest of the arguments, or of one list argument (none if it is empty)."""
     vals = _items(S, xs[0]) if len(xs) == 1 else xs
     return min(vals) if vals else None
 
 
-@builtin("max", "any", "any", varargs=True)
+@_core("max", "any", "any", varargs=True, reads=_ARGS)
 def _max(S, *xs):
     """The largest of the arguments, or of one list argument (none if it is empty)."""
     vals = _items(S, xs[0]) if len(xs) == 1 else xs
     return max(vals) if vals else None
 
 
-@builtin("abs", "int", "int")
+@_core("abs", "int", "int", reads=_ARGS)
 def _abs(S, x):
     """Absolute value."""
     return abs(x)
 
 
-@builtin("range", "int int?", "list")
+@_core("range", "int int?", "list", reads=_ARGS)
 def _range(S, a, b=None):
     """`range(n)` is 0..n-1, `range(a, b)` is a..b-1."""
     r = range(a) if b is None else range(a, b)
@@ -132,48 +159,48 @@ def _range(S, a, b=None):
     return list(r)
 
 
-@builtin("first", "any", "any")
+@_core("first", "any", "any", reads=_ARGS)
 def _first(S, xs):
     """The first value of a list or the bottom entity of a zone, or none."""
     items = _items(S, xs)
     return items[0] if items else None
 
 
-@builtin("sorted", "list", "list")
+@_core("sorted", "list", "list", reads=_ARGS)
 def _sorted(S, xs):
     """The list in ascending order."""
     return sorted(_items(S, xs))
 
 
 # ---- players ----
-@builtin("opponents", "player", "list:player")
+@_core("opponents", "player", "list:player")
 def _opponents(S, p):
     """Every player but `p`, in seat order after `p`."""
     n = len(S.pl)
     return [S.players[(p.i + k) % n] for k in range(1, n)]
 
 
-@builtin("next_player", "player", "player")
+@_core("next_player", "player", "player")
 def _next_player(S, p):
     """The player to the left (next seat)."""
     return S.players[(p.i + 1) % len(S.pl)]
 
 
-@builtin("seat", "player", "int")
+@_core("seat", "player", "int", reads=_ARGS)
 def _seat(S, p):
     """A player's seat number (0-based)."""
     return p.i
 
 
 # ---- zones and entities ----
-@builtin("top", "zone", "ent")
+@_core("top", "zone", "ent", reads=_ZONES)
 def _top(S, z):
     """The top entity of a zone, or none if it is empty."""
     lst = S.zone(z)
     return E(lst[-1]) if lst else None
 
 
-@builtin("cards", "zone", "list:ent")
+@_core("cards", "zone", "list:ent", reads=_ZONES)
 def _cards(S, z):
     """The entities in a zone, bottom to top."""
     try:  # S.zone(z), which says what is wrong if this fails
@@ -183,7 +210,7 @@ def _cards(S, z):
     return list(map(E_OF, lst))
 
 
-@builtin("has", "zone card", "bool")
+@_core("has", "zone card", "bool", reads=_ZONES)
 def _has(S, z, card):
     """True when the zone holds an entity with this card id."""
     # This runs in most legality checks: the zone is looked up in place (S.zone says why
@@ -199,7 +226,7 @@ def _has(S, z, card):
     return False
 
 
-def zone_ids(S, z) -> set[str]:
+def zone_ids(S, z) -> set[str] | frozenset[str]:
     """The card or kind ids in a zone: `has(z, c)` is `c in zone_ids(S, z)`, for code that
     asks the same zone about several cards (legality plans, engine.flow.labels)."""
     try:
@@ -217,7 +244,7 @@ def zone_ids(S, z) -> set[str]:
 _NO_IDS: frozenset[str] = frozenset()
 
 
-@builtin("find", "zone card", "ent")
+@_core("find", "zone card", "ent", reads=_ZONES)
 def _find(S, z, card):
     """The topmost entity with this card id in the zone, or none."""
     ents = S.ents
@@ -227,26 +254,26 @@ def _find(S, z, card):
     return None
 
 
-@builtin("tagged", "any str", "bool")
+@_core("tagged", "any str", "bool", reads=_ARGS)
 def _tagged(S, e, tag):
     """True when the entity's card or kind carries the tag."""
     return e is not None and tag in S.game.tag_sets[S.ents[e.i]["id"]]
 
 
-@builtin("zone_of", "ent", "zone")
+@_core("zone_of", "ent", "zone", reads=_ZONES)
 def _zone_of(S, e):
     """The zone an entity is in."""
     return S.zone_ref(S.ents[e.i]["@z"])
 
 
-@builtin("owner", "any", "player")
+@_core("owner", "any", "player", reads=_ZONES)
 def _owner(S, x):
     """The player who owns a per-player zone (or the entity's zone), or none."""
     z = S.zone_ref(S.ents[x.i]["@z"]) if type(x) is E else x
     return S.players[z.owner] if z is not None and z.owner >= 0 else None
 
 
-@builtin("draw", "zone zone", "ent", effect=True)
+@_core("draw", "zone zone", "ent", effect=True, writes=_ZONES)
 def _draw(S, src, dst):
     """Move the top entity of `src` onto `dst`; refills `src` first if it is empty and has a
     `refill` zone. Returns the entity, or none when nothing is left."""
@@ -261,7 +288,7 @@ def _draw(S, src, dst):
     return E(uid)
 
 
-@builtin("move", "ent zone str?", effect=True)
+@_core("move", "ent zone str?", effect=True, writes=_ZONES)
 def _move(S, e, dst, where="top"):
     """Move an entity onto a zone (`'bottom'` to slide it under)."""
     if e is None:
@@ -269,7 +296,7 @@ def _move(S, e, dst, where="top"):
     S.move_ent(e.i, dst, bottom=(where == "bottom"))
 
 
-@builtin("discard", "ent", effect=True)
+@_core("discard", "ent", effect=True, writes=_ZONES)
 def _discard(S, e):
     """Move an entity to the discard zone its card declares."""
     if e is None:
@@ -277,13 +304,13 @@ def _discard(S, e):
     S.move_ent(e.i, S.game.discard_zone(S.ents[e.i]["id"], S))
 
 
-@builtin("shuffle", "zone", effect=True)
+@_core("shuffle", "zone", effect=True, writes=_ZONES)
 def _shuffle(S, z):
     """Shuffle a zone with the game's RNG."""
     S.shuffle_list(S.zone(z))
 
 
-@builtin("copy", "ent zone", "ent", effect=True)
+@_core("copy", "ent zone", "ent", effect=True)
 def _copy(S, e, dst):
     """A new entity with the same id and fields as `e`, put on top of `dst`; returns it.
     Copies break conservation unless the card or kind says `conserved: false`."""
@@ -297,7 +324,7 @@ def _copy(S, e, dst):
 
 
 # ---- dice and chance ----
-@builtin("roll", "die int?", "any", effect=True)
+@_core("roll", "die int?", "any", effect=True, writes=())
 def _roll(S, die, n=None):
     """Roll a die once (a face), or `n` times (a list of faces)."""
     if n is None:
@@ -307,7 +334,7 @@ def _roll(S, die, n=None):
     return S.roll_dice(die, n)
 
 
-@builtin("icons", "list str", "int")
+@_core("icons", "list str", "int", reads=_ARGS)
 def _icons(S, faces, icon):
     """How many of `icon` a list of faces shows (a face with `{hit: 2}` counts 2)."""
     total = 0
@@ -317,14 +344,14 @@ def _icons(S, faces, icon):
     return total
 
 
-@builtin("choice", "list", "any", effect=True)
+@_core("choice", "list", "any", effect=True, writes=())
 def _choice(S, xs):
     """A value of the list chosen at random (none if empty)."""
     items = _items(S, xs)
     return items[S.rand_below(len(items))] if items else None
 
 
-@builtin("random", "int", "int", effect=True)
+@_core("random", "int", "int", effect=True, writes=())
 def _random(S, n):
     """A random integer in 0..n-1."""
     return S.rand_below(n)
@@ -337,13 +364,13 @@ def _as_players(S, x):
     return list(_items(S, x))
 
 
-@builtin("win", "any", effect=True)
+@_core("win", "any", effect=True, writes=(RESULT,), ends=True)
 def _win(S, who):
     """End the game: `who` (a player or a list of players) wins."""
     S.finish(winners=_as_players(S, who))
 
 
-@builtin("lose", "any", effect=True)
+@_core("lose", "any", effect=True, writes=(RESULT,))
 def _lose(S, who):
     """Mark a player (or list) as having lost; the game goes on unless the flow ends it."""
     for p in _as_players(S, who):
@@ -351,25 +378,25 @@ def _lose(S, who):
             S.losers.append(p.i)
 
 
-@builtin("end_game", "", effect=True)
+@_core("end_game", "", effect=True, writes=(RESULT,), ends=True)
 def _end_game(S):
     """End the game now, with no winner."""
     S.finish(winners=[])
 
 
-@builtin("end_turn", "", effect=True)
+@_core("end_turn", "", effect=True, writes=_ZONES)
 def _end_turn(S):
     """Abandon the rest of the current turn: the flow continues with the next turn."""
     S.end_turn_requested = True
 
 
-@builtin("emit", "str", effect=True, varargs=True)
+@_core("emit", "str", effect=True, varargs=True, writes=_ZONES)
 def _emit(S, event, **fields):
     """Announce an event; triggers `on:` it run right after the current effect."""
     S.emit(event, fields)
 
 
-@builtin("log", "str", effect=True, varargs=True)
+@_core("log", "str", effect=True, varargs=True, writes=())
 def _log(S, fmt, *args):
     """Write a line to the game log: `log('{} rolls {}', current, turn.black)`."""
     texts = [S.describe(a) for a in args]
@@ -411,32 +438,32 @@ def _fit_line(fmt: str, texts: list[str]) -> None:
                                     "many characters")
 
 
-@builtin("str", "any", "str")
+@_core("str", "any", "str", reads=_ARGS)
 def _str(S, x):
     """A value as text, as the log shows it."""
     return S.describe(x)
 
 
 # ---- looking at the game as a whole (scenario expectations, metrics, invariants) ----
-@builtin("winners", "", "list:player")
+@_core("winners", "", "list:player")
 def _winners(S):
     """The players who have won (empty while the game goes on, or after a draw)."""
     return [S.players[i] for i in S.winners]
 
 
-@builtin("game_over", "", "bool")
+@_core("game_over", "", "bool")
 def _game_over(S):
     """True once the game has ended."""
     return S.over
 
 
-@builtin("turn_count", "", "int")
+@_core("turn_count", "", "int")
 def _turn_count(S):
     """How many turns have started so far."""
     return S.turns
 
 
-@builtin("can", "str", "bool")
+@_core("can", "str", "bool")
 def _can(S, label):
     """True when the pending decision offers an action with this label (or this action id)."""
     d = S.decision()
@@ -445,14 +472,14 @@ def _can(S, label):
     return label in d.index or any(a.split("(", 1)[0] == label for a in d.actions)
 
 
-@builtin("deciding", "", "player")
+@_core("deciding", "", "player")
 def _deciding(S):
     """The player the pending decision asks, or none."""
     d = S.decision()
     return S.players[d.player] if d else None
 
 
-@builtin("logged", "str", "bool")
+@_core("logged", "str", "bool")
 def _logged(S, text):
     """True when some log message contains `text`."""
     return any(e.get("t") == "msg" and text in e.get("text", "") for e in S.log)

@@ -10,7 +10,9 @@ Resolution and code generation walk the tree together: every name is looked up i
 pack's `Env` and the snippet's scope, problems are collected (all of them, with "did you
 mean"), and the code is only used when there were none. A light type inference (player,
 entity, zone, list, int, ...) lets the compiler check field names where the type is known
-and emit direct dictionary access instead of a generic lookup.
+and emit direct dictionary access instead of a generic lookup. As it resolves each node,
+the emitter records what the node reads, writes and calls (engine.dsl.facts): the
+snippet's facts come with its code, and no analysis reads the code.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from engine.dsl import ast, procs, pysource, runtime
 from engine.dsl.builtins import BUILTINS
 from engine.dsl.env import Env
+from engine.dsl.facts import ANY, Facts, Tally
 from engine.dsl.pysource import ASSIGN_OPS, MAX_BLOCKS, MAX_BRANCH_DEPTH, OPERATORS
 from engine.dsl.pysource import name as pyname
 from engine.dsl.values import E, P
@@ -39,6 +42,8 @@ _SCALAR = re.compile(r"-?[0-9]+|True|False|None")  # generated code for a litera
 _ON_LISTS = {"all": "_py_all", "any": "_py_any", "sum": "_py_sum", "count": "_py_len"}
 # builtins that, given two values or more, are Python's own functions of them
 _OF_VALUES = {"min": "_py_min", "max": "_py_max"}
+# builtins that read a zone only when given one: the size of a list reads what the list does
+_SIZES = ("count", "empty")
 
 
 @dataclass
@@ -61,6 +66,7 @@ class Compiled:
     body: list[str] = field(default_factory=list, repr=False)  # generated lines, indent 1
     body_lines: dict[int, ast.Pos] = field(default_factory=dict, repr=False)
     direct: Callable | None = field(default=None, repr=False)  # as a procedure: see direct_proc
+    facts: Facts | None = field(default=None, repr=False)  # what it does (None: not known)
 
 
 _COUNTER = [0]
@@ -83,6 +89,24 @@ class _GenericField(str):
     object, for the caller to wrap in a `_set(...)` call (there is no place to assign to)."""
 
 
+class _Literal(str):
+    """The code of a text known at load time (a literal, a die, a param): `text` is it."""
+
+    text: str
+
+
+def _literal(text: str) -> _Literal:
+    code = _Literal(repr(text))
+    code.text = text
+    return code
+
+
+class _ProcValue(str):
+    """The code of a direct call of effect procedure `proc`: its value is the procedure's."""
+
+    proc: str
+
+
 class _Emitter:
     def __init__(self, env: Env, scope: dict[str, str], pure: bool):
         self.env = env
@@ -93,7 +117,7 @@ class _Emitter:
         self.used_outer: set[str] = set()
         self.lines: list[str] = []
         self.line_pos: dict[int, ast.Pos] = {}
-        self.procs_called: set[str] = set()
+        self.facts = Tally()
         self.zones_named: set[str] = set()
         self.params_named: set[str] = set()
         self.untyped = False  # the last attr_place was on a variable of unknown type
@@ -152,12 +176,14 @@ class _Emitter:
                 return
             src, t = self.expr(st.source)
             self.bind_local(st, st.var, _elem(t))
+            self.facts.use("_items")
             self.emit_line(indent, f"for {pyname('v_', st.var)} in _items(S, {src}):", st.pos)
             self.stmts(st.body, indent + 1, depth + 1)
         elif isinstance(st, ast.Repeat):
             if self.too_deep(st, indent + 1, depth + 1):
                 return
             n, _ = self.expr(st.count)
+            self.facts.use("_repeat")
             self.emit_line(indent, f"for _ in _repeat(S, {n}):", st.pos)
             self.stmts(st.body, indent + 1, depth + 1)
         else:  # pragma: no cover - the parser makes no other statements
@@ -167,6 +193,7 @@ class _Emitter:
         if name in self.scope or name in NAMESPACES or name in CONSTS:
             self.fail(node, f"'{name}' is already a name here; choose another variable name")
         self.locals[name] = t
+        self.facts.binds.add(name)
 
     def assign(self, st: ast.Assign, indent: int) -> None:
         if self.pure:
@@ -184,17 +211,25 @@ class _Emitter:
                 self.fail(tgt, f"'{tgt.id}' has no value yet", did_you_mean(tgt.id, self.locals))
             else:
                 self.check_arith(st, op[0], self.locals[tgt.id], vt)
-                helper = _checked(op[0], self.locals[tgt.id], vt)
+                helper = self.checked(op[0], self.locals[tgt.id], vt)
                 if helper:
                     var = pyname('v_', tgt.id)
                     self.emit_line(indent, f"{var} = {helper}({var}, {value})", st.pos)
                     return
+            if op != "=":
+                self.facts.writes.add(ANY)  # `x += ...` may grow a list the state holds
             self.emit_line(indent, f"{pyname('v_', tgt.id)} {op} {value}", st.pos)
             return
         if isinstance(tgt, ast.Index):
             obj, _ = self.expr(tgt.obj)
             idx, _ = self.expr(tgt.index)
-            helper = _checked(op[0], "any", vt) if op != "=" else None
+            helper = self.checked(op[0], "any", vt) if op != "=" else None
+            key = idx.text if isinstance(idx, _Literal) and not helper else None
+            if key is None:
+                self.facts.writes.add(ANY)  # a place the analyses cannot name
+            else:
+                self.facts.reads.add(key)
+                self.facts.writes.add(key)
             if helper:
                 self.emit_line(indent, f"_o, _k = {obj}, {idx}", st.pos)
                 self.emit_line(indent, f"_o[_k] = {helper}(_o[_k], {value})", st.pos)
@@ -205,6 +240,7 @@ class _Emitter:
         place = self.attr_place(tgt, writing=True)
         if place is None:
             return
+        self.facts.writes.add(tgt.name)
         if isinstance(place, _GenericField):
             obj = str(place)
             fast = self.player_place(obj, tgt.name, writing=True) if self.untyped else None
@@ -212,25 +248,26 @@ class _Emitter:
                     tgt.name not in _KEPT_FIELDS:
                 self.entity_write(obj, tgt.name, value, fast, indent, st.pos)
                 return
-            helper = _checked(op[0], "any", vt) if op != "=" else None
+            helper = self.checked(op[0], "any", vt) if op != "=" else None
             if fast is not None:  # most untyped values are players: try that first
+                self.facts.use("_type", "_P")
                 self.emit_line(indent, f"if _type({obj}) is _P:", st.pos)
                 self.emit_line(indent + 1, f"{fast} = {helper}({fast}, {value})" if helper else
                                f"{fast} {op} {value}", st.pos)
                 self.emit_line(indent, "else:", st.pos)
                 indent += 1
             if op == "=":
-                self.emit_line(indent, f"_set(S, {obj}, {tgt.name!r}, {value})", st.pos)
+                self.emit_line(indent, self.set_call(obj, tgt.name, value), st.pos)
             else:
                 self.emit_line(indent, f"_o = {obj}", st.pos)
-                old = f"_get(S, _o, {tgt.name!r})"
+                old = self.get_call("_o", tgt.name)
                 new = f"{helper}({old}, {value})" if helper else f"{old} {op[0]} {value}"
-                self.emit_line(indent, f"_set(S, _o, {tgt.name!r}, {new})", st.pos)
+                self.emit_line(indent, self.set_call("_o", tgt.name, new), st.pos)
         else:
             helper = None
             if op != "=":
                 self.check_arith(st, op[0], self.place_type(place, tgt.name), vt)
-                helper = _checked(op[0], self.place_type(place, tgt.name), vt)
+                helper = self.checked(op[0], self.place_type(place, tgt.name), vt)
             self.emit_line(indent, f"{place} = {helper}({place}, {value})" if helper else
                            f"{place} {op} {value}", st.pos)
 
@@ -246,14 +283,39 @@ class _Emitter:
             value = "_v"
         word = "if"
         if player is not None:
+            self.facts.use("_P")
             self.emit_line(indent, f"if _type({obj}) is _P:", pos)
             self.emit_line(indent + 1, f"{player} = {value}", pos)
             word = "elif"
         plain = "" if scalar else f" and _type({value}) is not _list and _type({value}) is not _dict"
+        self.facts.use("_type", "_E", *(() if scalar else ("_list", "_dict")))
+        self.facts.reads.update((ANY, name))  # (the record written through S.ent_w, cautiously)
         self.emit_line(indent, f"{word} _type({obj}) is _E and {name!r} in S.ents[{obj}.i]{plain}:", pos)
         self.emit_line(indent + 1, f"S.ent_w({obj}.i)[{name!r}] = {value}", pos)
         self.emit_line(indent, "else:", pos)
-        self.emit_line(indent + 1, f"_set(S, {obj}, {name!r}, {value})", pos)
+        self.emit_line(indent + 1, self.set_call(obj, name, value), pos)
+
+    def get_call(self, obj: str, name: str) -> str:
+        """Field `name` of a value `obj` of no known type, read through `runtime.get`."""
+        self.facts.use("_get")
+        self.facts.reads.add(name)
+        return f"_get(S, {obj}, {name!r})"
+
+    def set_call(self, obj: str, name: str, value: str) -> str:
+        """Field `name` of a value `obj` of no known type, written through `runtime.set_`
+        (which the analyses take to read anything)."""
+        self.facts.use("_set")
+        self.facts.reads.add(ANY)
+        self.facts.writes.add(name)
+        return f"_set(S, {obj}, {name!r}, {value})"
+
+    def checked(self, op: str, lt: str, rt: str) -> str | None:
+        """`_checked`, recording the helper it names."""
+        helper = _checked(op, lt, rt)
+        if helper:
+            self.facts.use(helper)
+            self.facts.capped = True
+        return helper
 
     def callflow(self, st: ast.CallFlow, indent: int) -> None:
         if self.pure:
@@ -266,6 +328,8 @@ class _Emitter:
             self.fail(st, f"unknown flow procedure '{st.proc}'", hint)
             return
         args = self.bind_args(st, st.proc, params, st.args, st.kwargs)
+        self.facts.flows.add(st.proc)
+        self.facts.unknown()  # a flow procedure's frames, run later: anything
         self.emit_line(indent, f"S.call_flow({st.proc!r}, {{{args}}})", st.pos)
 
     def bind_args(self, node, name, params, args, kwargs) -> str:
@@ -298,7 +362,7 @@ class _Emitter:
     def x_Const(self, e: ast.Const):
         v = e.value
         t = {bool: "bool", int: "int", str: "str", type(None): "none"}[type(v)]
-        return repr(v), t
+        return _literal(v) if isinstance(v, str) else repr(v), t
 
     def x_Name(self, e: ast.Name):
         n = e.id
@@ -310,15 +374,18 @@ class _Emitter:
         if n == "players":
             return "S.players", "list:player"
         if n == "current":
+            self.facts.reads.add(ANY)  # the current player changes between effects
             return "S.players[S.cur]", "player"
         if n in self.env.dice:
-            return repr(n), "die"
+            return _literal(n), "die"
         if n in self.env.consts:
+            self.facts.use(pyname("_c_", n))
             return pyname("_c_", n), self.env.consts[n][1]
         if n in self.env.zones:
             if self.env.zones[n]:
                 self.fail(e, f"'{n}' is a zone of each player: write p.{n} (for example me.{n})")
             self.zones_named.add(n)
+            self.facts.use(pyname("_zr_", n))
             return f"{pyname('_zr_', n)}[-1]", "zone"
         if n in NAMESPACES:
             self.fail(e, f"'{n}' needs a field: {n}.<name>")
@@ -342,19 +409,24 @@ class _Emitter:
                 if name not in self.env.params:
                     self.fail(e, f"unknown param '{name}'", did_you_mean(name, self.env.params))
                     return "None"
-                code = pysource.literal(self.env.params[name])
+                value = self.env.params[name]
+                code = pysource.literal(value)
                 if code is None:  # not a value of the language's own (given by a program)
                     self.params_named.add(name)
                     code = pyname("_pm_", name)
-                return code
+                    self.facts.use(code)
+                return _literal(value) if isinstance(value, str) else code
             if ns == "event":
                 self.used_outer.add("event")
+                self.facts.reads.add(name)
                 return f"v_event[{name!r}]"
             table = self.env.turn_vars if ns == "turn" else self.env.game_vars
             if name not in table:
                 self.fail(e, f"unknown {ns} variable '{name}'",
                           did_you_mean(name, table) or f"declare it under `{'turn' if ns == 'turn' else 'vars'}:`")
                 return None
+            # the turn, like the current player, changes between effects
+            self.facts.reads.update((name, ANY) if ns == "turn" else (name,))
             return f"S.{'turn' if ns == 'turn' else 'vars'}[{name!r}]"
         obj, t = self.expr(e.obj)
         if t == "player":
@@ -366,6 +438,7 @@ class _Emitter:
             return None
         if t == "ent":
             if name == "id" and not writing:
+                self.facts.reads.add("id")
                 return f"S.ents[{obj}.i]['id']"
             if writing and name in _KEPT_FIELDS:
                 self.fail(e, _KEPT_FIELDS[name])
@@ -378,30 +451,37 @@ class _Emitter:
             self.fail(e, f"a {t} has no field '{name}'")
             return None
         self.untyped = t == "any" and _VARIABLE.fullmatch(obj) is not None
-        slow = f"_get(S, {obj}, {name!r})"
-        if not writing and _VARIABLE.fullmatch(obj) and t in ("ent", "any") and name in self.env.ent_fields:
+        if writing:
+            return _GenericField(obj)
+        slow = self.get_call(obj, name)
+        if _VARIABLE.fullmatch(obj) and t in ("ent", "any") and name in self.env.ent_fields:
             # an entity's own field, read straight from its record (runtime.get's first case)
             rec = f"S.ents[{obj}.i]"
+            if t != "ent":
+                self.facts.use("_type", "_E")
             slow = f"({rec}[{name!r}] if {'' if t == 'ent' else f'_type({obj}) is _E and '}" \
                    f"{name!r} in {rec} else {slow})"
             if t == "ent":
                 return slow
-        if t == "any" and not writing and _VARIABLE.fullmatch(obj):
+        if t == "any" and _VARIABLE.fullmatch(obj):
             fast = self.player_place(obj, name, writing)
             if fast is not None:  # most untyped values are players: try that first
+                self.facts.use("_type", "_P")
                 return f"({fast} if _type({obj}) is _P else {slow})"
-        return _GenericField(obj) if writing else slow
+        return slow
 
     def player_place(self, obj: str, name: str, writing: bool) -> str | None:
         """Direct access to field `name` of the player `obj` (generated code), if it has one.
         `runtime.get` and `runtime.set_` do the same for any value, only slower."""
         seat = "S.cur" if obj == CURRENT else f"{obj}.i"
         if name in self.env.player_fields:
+            self.facts.reads.add(name)
             return f"S.pl[{seat}][{name!r}]"
         if writing:
             return None
         if name in self.env.zones and self.env.zones[name]:
             self.zones_named.add(name)
+            self.facts.use(pyname("_zr_", name))
             return f"{pyname('_zr_', name)}[{seat}]"
         if name == "seat":
             return seat
@@ -437,6 +517,8 @@ class _Emitter:
     def x_Index(self, e: ast.Index):
         obj, t = self.expr(e.obj)
         idx, _ = self.expr(e.index)
+        if isinstance(idx, _Literal):
+            self.facts.reads.add(idx.text)
         if t in ("int", "bool", "none"):
             self.fail(e, f"{_A[t]} has no elements: xs[i] is an element of a list or a text")
         return f"{obj}[{idx}]", _elem(t)
@@ -449,9 +531,14 @@ class _Emitter:
             params = self.env.effect_procs[name]
             pairs = self.bind_pairs(e, name, params, e.args, e.kwargs)
             if [p for p, _ in pairs] == params:  # arguments in parameter order: a direct call
-                self.procs_called.add(name)
-                return f"{pyname('_pc_', name)}(S{''.join(', ' + code for _, code in pairs)})", "any"
+                self.facts.procs.add(name)
+                self.facts.use(pyname('_pc_', name))
+                call = _ProcValue(f"{pyname('_pc_', name)}(S{''.join(', ' + code for _, code in pairs)})")
+                call.proc = name
+                return call, "any"
             args = ", ".join(f"{p!r}: {code}" for p, code in pairs)
+            self.facts.use("_proc")
+            self.facts.unknown()  # through Game.call_effect_proc, which the analyses do not follow
             return f"_proc(S, {name!r}, {{{args}}})", "any"
         b = BUILTINS.get(name)
         if b is None:
@@ -476,16 +563,37 @@ class _Emitter:
             types.append(t)
         if e.kwargs:
             parts.append(self.keywords(e, name, b))
+        self.facts.builtins.add(name)
+        self.facts.effects |= b.effect
         if name == "log" and not e.kwargs and name not in self.env.words:
-            written = _log_line(e.args[0], parts[1:], types[1:])
+            written = _log_line(e.args[0], parts[1:], types[1:], self.facts)
             if written is not None:
                 return written, b.returns
         if name in _ON_LISTS and len(parts) == 1 and not e.kwargs and \
                 isinstance(e.args[0], ast.Comprehension | ast.ListLit):
+            self.facts.use(_ON_LISTS[name])
             return f"{_ON_LISTS[name]}({parts[0]})", b.returns  # a list for sure: no checks
         if name in _OF_VALUES and len(parts) >= 2 and not e.kwargs:
+            self.facts.use(_OF_VALUES[name])
             return f"{_OF_VALUES[name]}({', '.join(parts)})", b.returns  # Python's own, then
+        self.builtin_facts(e, b, parts)
         return f"{pyname('_b_', name)}(S{''.join(', ' + p for p in parts)})", b.returns
+
+    def builtin_facts(self, e: ast.Call, b, parts: list[str]) -> None:
+        """What a call of builtin `b` touches (its arguments aside), as it declared: the
+        size of a list (`count([...])`) reads what the list does, no zone."""
+        f = self.facts
+        f.use(pyname("_b_", b.name))
+        f.writes |= b.writes
+        f.frames |= b.frames or b.name in self.env.words  # a pack's own word: not followed
+        f.ends |= b.ends
+        sized = b.name in _SIZES and len(e.args) == 1 and not e.kwargs
+        if sized and isinstance(e.args[0], ast.ListLit | ast.Comprehension):
+            return
+        if sized and isinstance(parts[0], _ProcValue):
+            f.sized.append((parts[0].proc, b.reads))
+            return
+        f.reads |= b.reads
 
     def keywords(self, e: ast.Call, name: str, b) -> str:
         """The named arguments of a call of builtin `b`, as Python: `k=...` each, or all of
@@ -521,6 +629,9 @@ class _Emitter:
         left, lt = self.expr(e.left)
         right, rt = self.expr(e.right)
         op = e.op
+        if op in ("in", "notin"):  # `x in zone` reads the zone, as has(zone, x)
+            self.facts.use("_in")
+            self.facts.reads |= BUILTINS["has"].reads
         if op == "in":
             return f"_in(S, {left}, {right})", "bool"
         if op == "notin":
@@ -537,7 +648,7 @@ class _Emitter:
         t = lt if lt == rt else "any"
         if op == "+" and lt.startswith("list") and rt.startswith("list"):
             t = lt if lt == rt else "list"
-        helper = _checked(op, lt, rt)
+        helper = self.checked(op, lt, rt)
         if helper:
             return f"{helper}({left}, {right})", t
         return f"({left} {py_op} {right})", t
@@ -563,6 +674,7 @@ class _Emitter:
         item, it = self.expr(e.item)
         cond = f" if {self.expr(e.cond)[0]}" if e.cond is not None else ""
         self.locals = saved
+        self.facts.use("_items")
         return f"[{item} for {pyname('v_', e.var)} in _items(S, {src}){cond}]", f"list:{it}"
 
 
@@ -609,14 +721,13 @@ def _arith_mismatch(op: str, lt: str, rt: str) -> bool:
     return not (op == "*" and repeated and (lt in _NUMBERS or rt in _NUMBERS))
 
 
-def _log_line(fmt: ast.Node, args: list[str], types: list[str]) -> str | None:
+def _log_line(fmt: ast.Node, args: list[str], types: list[str], facts: Tally) -> str | None:
     """`log(fmt, ...)` written out, when `fmt` is a literal with one plain `{}` per argument
     (nearly every log line): the message is put together in place, a player described
     without a call, so that a game pays little for the log it keeps. Anything else (numbered or
     formatted fields, a count that does not match, a format made at run time) is left to
-    the builtin, which also says what it does with a format that does not fit. The
-    analyses of generated code know these lines change nothing a rule reads
-    (engine.dsl.footprint `is_log_write`)."""
+    the builtin, which also says what it does with a format that does not fit. Like the
+    builtin, such a line changes nothing a rule reads."""
     if not (isinstance(fmt, ast.Const) and isinstance(fmt.value, str)):
         return None
     try:
@@ -631,6 +742,7 @@ def _log_line(fmt: ast.Node, args: list[str], types: list[str]) -> str | None:
         if code == CURRENT:
             described.append(f'f"P{{{code}.i}}"')
         elif t == "player" and _VARIABLE.fullmatch(code):
+            facts.use("_type", "_P")
             described.append(f'(f"P{{{code}.i}}" if _type({code}) is _P else S.describe({code}))')
         else:
             described.append(f"S.describe({code})")
@@ -693,7 +805,7 @@ def compile_snippet(tree: ast.Node, env: Env, scope: dict[str, str], *, expr: bo
     filename = f"<horde:{label}:{_COUNTER[0]}>"
     source = "\n".join(src_lines) + "\n"
     namespace = _globals(env)
-    for name in em.procs_called:
+    for name in em.facts.procs:
         namespace["_pc_" + name] = procs.stub(namespace, name)
     for name in em.zones_named:
         namespace["_zr_" + name] = runtime.zone_refs(name)
@@ -704,8 +816,9 @@ def compile_snippet(tree: ast.Node, env: Env, scope: dict[str, str], *, expr: bo
     except pysource.GeneratedCodeError as exc:  # a bug: said at the snippet's line, not a crash
         return None, [CompileProblem(exc.problem.message, lines.get(exc.lineno, tree.pos), exc.problem.hint)]
     fn = namespace["_snippet"]
+    facts = em.facts.freeze(makes_list=expr and isinstance(tree, ast.ListLit | ast.Comprehension))
     return Compiled(fn, t, source, lines, uses=tuple(sorted(em.used_outer)), body=em.lines,
-                    body_lines=dict(em.line_pos)), []
+                    body_lines=dict(em.line_pos), facts=facts), []
 
 
 def error_pos(compiled: Compiled) -> ast.Pos | None:

@@ -204,7 +204,7 @@ def _end_check(g):
         c = end.when
         line = c.body[0].strip() if len(c.body) == 1 else ""
         expr = line[len("return "):] if line.startswith("return ") and c.uses == () else None
-        names = _names_of(g, c, expr) if expr is not None else None
+        names = _names_of(g, c) if expr is not None else None
         if names is not None and all(ns.get(name, value) is value for name, value in names.items()):
             ns.update(names)
             tests.append(f"({expr})")
@@ -227,23 +227,18 @@ def _end_check(g):
     return check
 
 
-def _names_of(g, c, expr: str) -> dict | None:
-    """The global names expression `expr` of snippet `c` reads, with their values (a
-    procedure as its direct function); None if it reads a name its namespace lacks."""
-    import ast as py
-
+def _names_of(g, c) -> dict | None:
+    """The global names expression snippet `c` reads (its facts say), with their values (a
+    procedure as its direct function); None if it has variables of its own (a
+    comprehension's), or no facts."""
     from engine.dsl.procs import direct_proc
 
-    found = {}
+    if c.facts is None or c.facts.binds:
+        return None
     space = c.fn.__globals__
-    for node in py.walk(py.parse(expr, mode="eval")):
-        if isinstance(node, py.Name) and node.id != "S":
-            if node.id.startswith("_pc_"):
-                found[node.id] = direct_proc(g, node.id[len("_pc_"):])
-            elif node.id in space:
-                found[node.id] = space[node.id]
-            else:
-                return None  # a comprehension's variable, say: not a global
+    found = {name: space[name] for name in c.facts.globals}
+    for proc in c.facts.procs:
+        found[pysource.name("_pc_", proc)] = direct_proc(g, proc)
     return found
 
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 from operator import itemgetter
 
 from engine.dsl import pysource
+from engine.dsl.facts import reached
 from engine.dsl.runtime import zone_refs
 from engine.flow.labels import handed, legal_bindings, needs_locals, window_check, window_skip
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
-from engine.memo import remembered
 
 # a call runs its procedure's body in place only while the stack is this shallow; deeper
 # (a procedure that calls itself), the interpreter's loop runs it, and Python's stack stays small
@@ -319,47 +319,12 @@ def _child(game, nid: int, cid: int, child, ns: dict, fr: str) -> list[str]:
 
 def contained(game, c) -> bool:
     """Whether effect `c` surely neither pushes nor pops a frame nor ends the game by itself
-    (what `after_effect` does afterwards aside): it calls no flow procedure and only
-    builtins of the core vocabulary other than `win` and `end_game`, and procedures that
-    are contained too. Made once per snippet and game."""
-    # a procedure that calls itself is not known to be contained
-    return remembered(game.plans.setdefault("contained", {}), c, lambda: _contained(game, c), False)
-
-
-_SAFE_HELPERS = frozenset({"_get", "_set", "_items", "_repeat", "_in", "_Z", "_type", "_P", "_E"})
-_ENDING = frozenset({"win", "end_game"})
-
-
-def _contained(game, c) -> bool:
-    import ast as py
-
-    from engine.dsl import builtins
-    from engine.dsl.footprint import body_tree, is_ent_w, is_log_write
-
-    tree = body_tree(c)
-    if tree is None:
-        return False
-    names = c.fn.__globals__
-    for node in py.walk(tree):
-        if not isinstance(node, py.Call):
-            continue
-        if not isinstance(node.func, py.Name):
-            if is_ent_w(node) or is_log_write(node):
-                continue
-            return False  # a method: S.call_flow(...)
-        name = node.func.id
-        if name.startswith("_b_"):
-            b = builtins.BUILTINS.get(name[3:])
-            if b is None or name[3:] in _ENDING or names.get(name) is not b.fn or \
-                    b.fn.__module__ != builtins.__name__:
-                return False
-        elif name.startswith("_pc_"):
-            entry = game.effect_procs.get(name[4:])
-            if entry is None or not contained(game, entry[1]):
-                return False
-        elif not (name.startswith("_py_") or name in _SAFE_HELPERS):
-            return False
-    return True
+    (what `after_effect` does afterwards aside): by its facts and those of the procedures
+    it calls (engine.dsl.facts), none starts a flow procedure or calls a builtin other
+    than the core vocabulary's, `win` and `end_game` aside. A procedure that calls itself
+    is not known to be contained; nor, for now, is code using the capped operators."""
+    found = reached(game.effect_procs, c.facts)
+    return found is not None and not any(f.frames or f.ends or f.capped for f in found)
 
 
 def _nested(game, nid: int, ns: dict, fr: str) -> list[str]:
