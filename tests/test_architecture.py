@@ -32,11 +32,8 @@ KNOWN_CYCLES = {
 AST_ALLOWED = re.compile(r"engine\.dsl\.(compiler|resolve\w*|facts\w*)$")
 # Modules outside those that still read generated Python with `ast`.
 KNOWN_AST_USERS = {
-    "engine.dsl.footprint",
     "engine.dsl.procs",
     "engine.flow.labels",
-    "engine.flow.machine",
-    "engine.flow.steppers",
 }
 # Ids of bundled things that are also everyday words of code ("keys", "mine"...).
 PLAIN_WORDS = {"keys", "mine", "quick", "runner"}
