@@ -64,7 +64,7 @@ class Invariant:
     span: Span | None
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Game:
     pack_id: str
     mode: str | None
