@@ -20,29 +20,25 @@ from engine.dsl.values import E, P
 
 
 class Plan(NamedTuple):
-    """The legality checks of one point for the current player or for the others, as one
-    function (`make_plan`; `FlowProgram.plan` keeps it)."""
+    """The legality checks of one point, for the current player or for the others, in one
+    function (`make_plan`, kept by `FlowProgram.plan`)."""
 
-    actions: list  # the actions offered there
-    # check(S, me): the indices of those whose parameter-free condition holds; None when a
-    # condition cannot join a plan (legal_bindings then asks the careful way)
-    check: Callable | None
-    inlined: int  # the steps it charges (inlined procedure calls)
+    actions: list  # the actions offered
+    check: Callable | None  # (S, me) -> the indices of those whose parameter-free condition
+    # holds; None when a condition cannot join a plan (legal_bindings asks the careful way)
+    inlined: int  # the steps it charges
 
 
 class Window(NamedTuple):
-    """The window check of one point (`make_window`; `FlowProgram.window` keeps it)."""
+    """The window check of one point (`make_window`, kept by `FlowProgram.window`)."""
 
-    # check(S, seats) -> (k, hand): k the index in `seats` of the first seat that may have a
-    # legal action (len(seats) when none may); hand what the check found out about that
-    # seat in this state, for `legal_bindings` (None when it could not tell): the plan's
-    # answer, and maybe one domain's values with the steps they charged
+    # (S, seats) -> (k, hand): k the index of the first seat that may act (len(seats): none);
+    # hand what the check found out about it, for legal_bindings, or None: the plan's
+    # answer, maybe one domain's values with the steps they charged
     check: Callable
-    # (a budget test on `S`, (the zones the current seat's actions first need a card in,
-    # the zones the other seats' do)): while those zones of every seat a window asks are
-    # empty and the budget test holds, the check answers that nobody may act at once (see
-    # `_empty_handed`), so a sequence may pass over the window without asking it. None
-    # when the check cannot answer so.
+    # (a budget test, (the zones the current seat's actions first need a card in, the zones
+    # the other seats' do)): while they are empty for every seat asked and the test holds,
+    # the check answers that nobody may act (`_empty_handed`); None when it cannot so
     skip: tuple[str, tuple[set, set]] | None
 
 
