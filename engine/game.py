@@ -1,9 +1,12 @@
-"""`Game`: a compiled pack — immutable, shared by every state played from it.
+"""`Game`: a compiled pack — frozen, shared by every state played from it.
 
 `engine.load(...)` builds one (load → validate → compile, see `engine.pack.build`); a Game
 then makes states (`new_state`) and restores saved ones (`state_from_dict`). The small
 lookups effects need at play time (a card's tags, a zone's capacity, a forced die face)
-live here, on data compiled once.
+live here, on data compiled once. What the engine makes of a Game to play it (steppers,
+legality plans, the end check...) is its `program` (engine.flow.program), the one part
+that fills as games are played; a Game changed in code is a new one
+(`dataclasses.replace`), with a program of its own.
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ from engine.dsl.values import Face, Z
 from engine.errors import RuleRuntimeError
 from engine.flow import machine
 from engine.flow.nodes import ActionDef, EndDef, FlowNode, TriggerDef
+from engine.flow.program import FlowProgram
 from engine.model import CardDef, FieldDef, Invariant, ZoneDef  # re-exported: they were defined here
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Game:
     pack_id: str
     mode: str | None
@@ -57,16 +61,23 @@ class Game:
     files: list[str] = field(default_factory=list)
     house: list[str] = field(default_factory=list)
     extensions: dict = field(default_factory=dict)  # name -> building block (a board, ...)
-    # made while playing: (point, asking the current player?) -> legality plan (flow.labels)
-    plans: dict = field(default_factory=dict, repr=False, compare=False)
     score: Compiled | None = None  # a finished game's score (`score:`), for high-score tables
     highscores: bool = False  # finished games' scores go to the local high-score table
-    # card or kind id -> its tags (`tags_of`), filled as asked: `tagged` is asked thousands
-    # of times a game, one look-up instead of two
-    tag_sets: dict = field(init=False, repr=False, compare=False)
+    # card or kind id -> its tags (`tags_of`): `tagged` is asked thousands of times a game,
+    # one look-up instead of two
+    tag_sets: dict = field(init=False, repr=False)
+    program: FlowProgram = field(init=False, repr=False)
 
     def __post_init__(self):
-        self.tag_sets = _TagSets(self)
+        object.__setattr__(self, "tag_sets", _TagSets({**{k: d.tags for k, d in self.kinds.items()},
+                                                       **{k: d.tags for k, d in self.cards.items()}}))
+        object.__setattr__(self, "program", FlowProgram(self))
+
+    @property
+    def plans(self) -> dict:
+        """What the analyses of generated code work out, until the compiler's facts replace
+        them (see `FlowProgram.analyses`)."""
+        return self.program.analyses
 
     # ---------- states ----------
     def new_state(self, players: int | None = None, seed: int = 0, prepare=None):
@@ -87,8 +98,7 @@ class Game:
 
     # ---------- lookups used while playing ----------
     def tags_of(self, card_id: str) -> frozenset[str]:
-        d = self.cards.get(card_id) or self.kinds.get(card_id)
-        return d.tags if d else frozenset()
+        return self.tag_sets[card_id]
 
     def discard_zone(self, card_id: str, S) -> Z:
         d = self.cards.get(card_id) or self.kinds.get(card_id)
@@ -179,12 +189,7 @@ class Game:
 
 
 class _TagSets(dict):
-    """`Game.tag_sets`: a card's or kind's tags, looked up once per id."""
-
-    def __init__(self, game: Game):
-        super().__init__()
-        self.game = game
+    """`Game.tag_sets`: a card's or kind's tags by id; none for any other id."""
 
     def __missing__(self, card_id: str) -> frozenset[str]:
-        tags = self[card_id] = self.game.tags_of(card_id)
-        return tags
+        return frozenset()

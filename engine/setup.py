@@ -2,23 +2,9 @@
 
 from __future__ import annotations
 
-from engine.dsl.compiler import Compiled
 from engine.dsl.values import Z
 from engine.flow import machine
 from engine.state import State, copy_records, copy_value, copy_zones
-
-
-def _player_template(game) -> tuple[dict, list]:
-    """(every player field with its constant initial value, the fields whose initial value
-    is an expression, in order): a player's record is a copy of the one, then the others
-    worked out for that player, field by field as declared. Made once per game."""
-    made = game.plans.get("player template")
-    if made is None:
-        fields = game.player_fields.items()
-        made = game.plans["player template"] = (
-            {name: None if isinstance(f.init, Compiled) else f.init for name, f in fields},
-            [(name, f.init) for name, f in fields if isinstance(f.init, Compiled)])
-    return made
 
 
 def _deal_cards(S, game, players: int, keep: bool) -> None:
@@ -34,8 +20,8 @@ def _deal_cards(S, game, players: int, keep: bool) -> None:
                 uid = S.new_entity(card.id, card.fields)
                 S.move_ent(uid, Z(card.zone, owner))
     if keep:
-        game.plans[("cards dealt", players)] = (copy_records(S.ents), copy_zones(S.zones),
-                                                S.next_uid, frozenset(S.deep))
+        game.program.dealt[players] = (copy_records(S.ents), copy_zones(S.zones), S.next_uid,
+                                       frozenset(S.deep))
 
 
 def _copy_cards(S, made) -> None:
@@ -55,7 +41,9 @@ def setup_state(game, players: int, seed: int, prepare=None) -> State:
                 S.zones[f"{z.name}#{i}"] = []
         else:
             S.zones[z.name] = []
-    template, worked_out = _player_template(game)
+    # a player's record is a copy of the template, then the fields whose initial value is
+    # an expression worked out for that player, field by field as declared
+    template, worked_out = game.program.player_template
     for i in range(players):
         S.cur = i
         rec = copy_value(template)
@@ -64,7 +52,7 @@ def setup_state(game, players: int, seed: int, prepare=None) -> State:
         S.pl[i] = rec
     S.cur = 0
     fresh = not S.ents and S.next_uid == 1  # no entity made yet: the usual deal
-    made = game.plans.get(("cards dealt", players)) if fresh else None
+    made = game.program.dealt.get(players) if fresh else None
     if made is not None:
         _copy_cards(S, made)
     else:

@@ -142,21 +142,6 @@ def draws(r: int, n: int) -> tuple[int, ...]:
     return lanes.unpack(x.to_bytes(lanes.size, "little"))
 
 
-def _roll_plan(game, die: str) -> tuple[list, list | None, int]:
-    """(faces, the log entry of each face, how many faces) of die `die`, made once per
-    game; no entries when a face's text is not fixed (a face of another type than a
-    number, a text or a face with icons), or the die has no faces: those roll one by one."""
-    faces = game.dice[die]
-    entries = None
-    if faces and all(type(f) in (int, str, Face) for f in faces):
-        entries = [{"t": "roll", "die": die, "v": f.text if type(f) is Face else str(f)} for f in faces]
-    rolls = game.plans.get("rolls")
-    if rolls is None:
-        rolls = game.plans["rolls"] = {}
-    rolls[die] = faces, entries, len(faces)
-    return rolls[die]
-
-
 class State:
     __slots__ = ("game", "pl", "players", "ents", "zones", "vars", "turn", "stack", "rng",
                  "log", "over", "winners", "losers", "cur", "turns", "steps", "fx_steps",
@@ -370,10 +355,7 @@ class State:
         RNG: their words are drawn together (`words`). A face's log entry is made once per
         game and shared by every roll that shows it (nothing changes a log entry once it is
         written)."""
-        try:
-            faces, entries, k = self.game.plans["rolls"][die]
-        except KeyError:
-            faces, entries, k = _roll_plan(self.game, die)
+        faces, entries, k = self.game.program.rolls[die]
         if self.forced or entries is None or n <= 0:
             return self._roll_one_by_one(die, n)
         if n > LANES_MAX:

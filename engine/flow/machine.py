@@ -15,8 +15,7 @@ from engine.dsl.values import E, P
 from engine.errors import HordeError, RuleRuntimeError
 from engine.flow.decision import Decision
 from engine.flow.labels import legal_bindings
-from engine.flow.nodes import ASK, FOR_EACH, SEQ, WINDOW
-from engine.flow.steppers import stepper
+from engine.flow.nodes import ASK, FOR_EACH, WINDOW
 from engine.memo import remembered
 
 # what a failing snippet may raise: each becomes a RuleRuntimeError at the snippet's place
@@ -158,7 +157,7 @@ def after_effect(S, c: Compiled | None = None) -> None:
             finally:
                 S.depth -= 1
     if not S.over and (c is None or may_end(g, c)):
-        (g.plans.get("end check") or _end_check(g))(S)
+        g.program.end_check(S)
     if S.end_turn_requested:
         S.end_turn_requested = False
         nodes = g.nodes
@@ -174,7 +173,7 @@ def check_ends(S) -> None:
     still stops), then are given back. So a game's step count does not depend on how
     often its end was checked, and the checks an effect can skip (see `may_end`) leave
     no trace."""
-    (S.game.plans.get("end check") or _end_check(S.game))(S)
+    S.game.program.end_check(S)
 
 
 def _check_ends_carefully(S) -> None:
@@ -191,13 +190,14 @@ def _check_ends_carefully(S) -> None:
         S.steps, S.fx_steps = steps, fx_steps
 
 
-def _end_check(g):
-    """The game's `check_ends` as one generated function, made once: it asks every end
-    condition in turn, and only when one holds or fails (once a game at most) does the
-    careful way run them again, to end the game or report the error. Conditions cannot
-    change the game, and their steps are given back, so running one twice leaves no
-    trace. A condition that is one expression of no locals is written into the function
-    (its names are those every snippet of the game shares, procedures called directly)."""
+def make_end_check(g):
+    """The game's `check_ends` as one generated function (`FlowProgram.end_check` keeps it):
+    it asks every end condition in turn, and only when one holds or fails (once a game at
+    most) does the careful way run them again, to end the game or report the error.
+    Conditions cannot change the game, and their steps are given back, so running one
+    twice leaves no trace. A condition that is one expression of no locals is written into
+    the function (its names are those every snippet of the game shares, procedures called
+    directly)."""
     ns = {"__builtins__": {}, "CATCH": CATCH, "NO_LOCALS": NO_LOCALS}
     tests = []
     for k, end in enumerate(g.end):
@@ -223,8 +223,7 @@ def _end_check(g):
              "        _careful(S)"]
     ns["_careful"] = _check_ends_carefully
     pysource.run("\n".join(lines) + "\n", "<horde:end check>", ns)
-    check = g.plans["end check"] = ns["_ends"]
-    return check
+    return ns["_ends"]
 
 
 def _names_of(g, c) -> dict | None:
@@ -255,10 +254,7 @@ def start_turn(S, player) -> None:
         return
     S.cur = i = player.i
     S.turn = turn = g.turn_init.copy()
-    lists = g.plans.get("turn lists")
-    if lists is None:
-        lists = g.plans["turn lists"] = [k for k, v in turn.items() if type(v) is list]
-    for k in lists:  # each turn starts with fresh lists
+    for k in g.program.turn_lists:  # each turn starts with fresh lists
         turn[k] = list(turn[k])
     S.turns = n = S.turns + 1
     S.log.append({"t": "turn", "p": i, "n": n})
@@ -272,13 +268,8 @@ def run(S) -> None:
     frame runs (see `steppers.py`) until it needs the interpreter to go on. A sequence
     whose counter is past its last child has nothing left to do but pop its frame (what
     its stepper would do): after a decision, the frames under the window mostly are."""
-    g = S.game
-    steppers = g.plans.get("steppers")
-    if steppers is None:
-        steppers = g.plans["steppers"] = {}
-    done = g.plans.get("done at")
-    if done is None:  # node -> the counter at which its frame is done (-1: never known so)
-        done = g.plans["done at"] = [len(n.children) if n.kind == SEQ else -1 for n in g.nodes]
+    program = S.game.program
+    steppers, done = program.steppers, program.done_at
     S._decision = None
     while not S.over:
         stack = S.stack
@@ -289,7 +280,7 @@ def run(S) -> None:
         if fr[1] == done[fr[0]]:
             stack.pop()
             continue
-        (steppers.get(fr[0]) or stepper(g, fr[0]))(S, fr)
+        (steppers.get(fr[0]) or program.stepper(fr[0]))(S, fr)
         if S._decision is not None:
             return
 
@@ -343,21 +334,11 @@ def apply_action(S, d: Decision, label: str) -> None:
         S.stack.pop()
     S._decision = None
     if action is not None and action.fx is not None:
-        L = flow_locals(S) if _reads_locals(S.game, action) else {}
+        L = flow_locals(S) if action.id in S.game.program.fx_reads_locals else {}
         L["me"] = S.players[d.player]
         L.update(args)
         run_effect(S, action.fx, L)
     run(S)
-
-
-def _reads_locals(g, action) -> bool:
-    """Whether an action's effect reads a flow local besides `me` and its parameters."""
-    key = ("fx reads locals", id(action))  # the game holds its actions: ids stay theirs
-    answer = g.plans.get(key)
-    if answer is None:
-        uses = action.fx.uses
-        answer = g.plans[key] = uses is None or not set(uses) <= {"me", *(n for n, _ in action.params)}
-    return answer
 
 
 def start(S) -> None:

@@ -3,8 +3,8 @@
 The frame stack is the machine's state (see `nodes.py`): `[node, next child, vars, data,
 boundary]`, so states clone, save and reload as plain data, and a state saved anywhere
 resumes at the same place. What runs a frame is a *stepper* `step(S, fr)`, made once per
-node and game; `machine.run` only calls the stepper of the top frame until a decision is
-pending or the game is over.
+node and game (`FlowProgram.stepper`); `machine.run` only calls the stepper of the top
+frame until a decision is pending or the game is over.
 
 A stepper runs its node until it is done (its frame popped), a decision is pending
 (`S._decision` set, its frame on top), or the interpreter must take over (another frame
@@ -25,7 +25,7 @@ from operator import itemgetter
 from engine.dsl import pysource
 from engine.dsl.facts import reached
 from engine.dsl.runtime import zone_refs
-from engine.flow.labels import handed, legal_bindings, needs_locals, window_check, window_skip
+from engine.flow.labels import legal_bindings, needs_locals
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
 
 # a call runs its procedure's body in place only while the stack is this shallow; deeper
@@ -33,13 +33,9 @@ from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
 INLINE_DEPTH = 64
 
 
-def stepper(game, nid: int):
-    """The stepper of node `nid`, made on first use."""
-    steppers = game.plans.setdefault("steppers", {})
-    step = steppers.get(nid)
-    if step is None:
-        step = steppers[nid] = _MAKERS[game.nodes[nid].kind](game, nid)
-    return step
+def make(game, nid: int):
+    """The stepper of node `nid` (`FlowProgram.stepper` keeps it)."""
+    return _MAKERS[game.nodes[nid].kind](game, nid)
 
 
 class _Orders(dict):
@@ -64,7 +60,7 @@ ORDERS = {who: _Orders(who) for who in ("any", "others", "current")}
 
 class _Hands(dict):
     """players -> by current seat, what a window of one kind (`who`) passes over when it is
-    empty (see `labels.window_skip`): a function giving the lists of `State.zones` that
+    empty (see `Window.skip`): a function giving the lists of `State.zones` that
     the seats it asks need a card in (the current seat's zones `zones[0]`, the others'
     `zones[1]`), or None when no seat needs any. Made once per player count."""
 
@@ -88,7 +84,7 @@ def _namespace(game) -> dict:
     return {"after_effect": machine.after_effect, "flow_locals": machine.flow_locals,
             "located": machine.located, "push": machine.push, "evaluate": machine.evaluate,
             "CATCH": machine.CATCH, "len": len, "NO_LOCALS": machine.NO_LOCALS,
-            "_steppers": game.plans.setdefault("steppers", {}), "_stepper": stepper}
+            "_steppers": game.program.steppers, "_stepper": game.program.stepper}
 
 
 # ---- sequences, compiled ----
@@ -186,7 +182,7 @@ def frame_of(game, nid: int, names) -> int | None:
     while the branch runs). So the frames `flow_locals` would walk are known in advance,
     and a snippet that reads only a loop's variable can be handed that loop's own dict
     (a snippet reads its locals, and never changes them)."""
-    parents, boundary = _parents(game)
+    parents, boundary = game.program.parents, game.program.boundary
     names = set(names)
     nodes = game.nodes
     k = 1
@@ -201,26 +197,6 @@ def frame_of(game, nid: int, names) -> int | None:
             return None
         k += 1
     return None
-
-
-def _parents(game) -> tuple[dict, set]:
-    """(node -> the node whose frame its own frame sits on, or its `if`; the nodes whose
-    frames start a scope: procedure bodies and the root), made once per game. A node that
-    two nodes name as a child has no parent here."""
-    made = game.plans.get("flow parents")
-    if made is None:
-        parents: dict = {}
-        shared = set()
-        for nid, node in enumerate(game.nodes):
-            for kid in (*node.children, node.then, node.orelse, node.body):
-                if kid is not None:
-                    if kid in parents:
-                        shared.add(kid)
-                    parents[kid] = nid
-        for kid in shared:
-            del parents[kid]
-        made = game.plans["flow parents"] = (parents, {game.root, *game.flow_procs.values()})
-    return made
 
 
 def _child(game, nid: int, cid: int, child, ns: dict, fr: str) -> list[str]:
@@ -280,26 +256,27 @@ def _child(game, nid: int, cid: int, child, ns: dict, fr: str) -> list[str]:
                 f"if len(stack) > {INLINE_DEPTH}:",
                 "    return",
                 # the body's stepper, looked up when the call runs: a procedure may call itself
-                f"(_steppers.get({body}) or _stepper(S.game, {body}))(S, stack[-1])",
+                f"(_steppers.get({body}) or _stepper({body}))(S, stack[-1])",
                 *_back(fr)]
     if child.kind == WINDOW:
         point = child.point
         if not game.actions_at.get(point):
             return []  # nobody can ever act in it
-        ns[f"_step{cid}"] = stepper(game, cid)
+        ns[f"_step{cid}"] = game.program.stepper(cid)
         if needs_locals(game, point):  # its frame gathers the locals
             return [*_push(game, cid), f"_step{cid}(S, stack[-1])", *_back(fr)]
-        ns[f"_win{cid}"] = window_check(game, point)
+        window = game.program.window(point)
+        ns[f"_win{cid}"] = window.check
         ns[f"_ord{cid}"] = ORDERS[child.who or "any"]
         # the seats that surely cannot act are passed over before the window has a frame;
         # its stepper starts at the first seat that may act
         out = ["order = " + ("(S.cur,)" if child.who == "current" else f"_ord{cid}[len(S.pl)][S.cur]"),
-               f"first = _win{cid}(S, order)",
+               f"first, hand = _win{cid}(S, order)",
                "if first < len(order):",
                *("    " + line for line in _push(game, cid)),
-               f"    _step{cid}(S, stack[-1], order, first)",
+               f"    _step{cid}(S, stack[-1], order, first, hand)",
                *("    " + line for line in _back(fr))]
-        skip = window_skip(game, point)
+        skip = window.skip
         if skip is None:
             return out
         # nobody holds a card in the zones the window's actions first need one in: it is
@@ -333,7 +310,7 @@ def _nested(game, nid: int, ns: dict, fr: str) -> list[str]:
     here = _in_place(game, nid, ns, fr)
     if here is not None:
         return here
-    ns[f"_step{nid}"] = stepper(game, nid)
+    ns[f"_step{nid}"] = game.program.stepper(nid)
     return [*_push(game, nid), f"_step{nid}(S, stack[-1])", *_back(fr)]
 
 
@@ -382,7 +359,7 @@ def _make_repeat(game, nid: int):
     node = game.nodes[nid]
     cond, times, most = node.cond, node.times, node.max
     body = node.body
-    body_step = stepper(game, body)
+    body_step = game.program.stepper(body)
     limit = game.limits["depth"] * 8
     # where the condition's locals are (see frame_of): 0 for none, None for anywhere
     at = None if cond is None or cond.uses is None else 0 if cond.uses == () else frame_of(game, nid, cond.uses)
@@ -504,17 +481,17 @@ def _make_window(game, nid: int):
     passed over in one call, until someone has a legal action (a decision) or everyone
     passed in a row (the window is done). A sequence that found the first seat that may act
     gives it (`first`, in the window's `order`), so it is not looked for twice; and what the
-    check found out about that seat (`handed`) is not worked out twice either."""
+    check found out about that seat (`hand`, see `Window.check`) is not worked out twice
+    either."""
     from engine.flow.machine import NO_LOCALS, decision, flow_locals
 
     node = game.nodes[nid]
     point, who = node.point, node.who or "any"
     gather = needs_locals(game, point)
-    check = window_check(game, point)
-    hand = handed(game, point)
+    check = game.program.window(point).check
     orders = ORDERS[who]
 
-    def _window(S, fr, order=None, first=None):
+    def _window(S, fr, order=None, first=None, hand=None):
         w = fr[3]
         if w is None:
             if order is None:
@@ -527,7 +504,7 @@ def _make_window(game, nid: int):
         while passed < size:
             if first is None:
                 start = i % size  # the seats not passed yet, from seat i on
-                j = check(S, (order + order)[start:start + size - passed])
+                j, hand = check(S, (order + order)[start:start + size - passed])
             else:
                 j, first = first, None
             passed += j
@@ -535,7 +512,7 @@ def _make_window(game, nid: int):
             if passed >= size:
                 break
             seat = order[i % size]
-            binds = legal_bindings(S, point, seat, L, hand[0])  # the check just answered this seat
+            binds = legal_bindings(S, point, seat, L, hand)  # the check just answered this seat
             if binds:
                 w["passed"], w["k"] = passed, i
                 binds["pass"] = (None, {})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import pytest
@@ -83,7 +84,7 @@ def test_extension_pictures_are_shown(game):
             return Text(f"[picture for {viewer}]")
 
     g = engine.load(PACK)
-    g.extensions["picture"] = Picture()
+    g = dataclasses.replace(g, extensions={**g.extensions, "picture": Picture()})
     shown = text_of(Renderer(g).render(g.new_state(players=2, seed=1), 1))
     assert "[picture for 1]" in shown
 
@@ -95,16 +96,15 @@ def test_markup_in_values_is_printed_as_is(state):
 
 
 def test_a_malformed_view_is_a_pack_error_with_hints():
-    g = engine.load(PACK)
-    g.view = {"players": [{"label": "X", "value": "p.distanse"}], "zone": ["nope"]}
+    g = dataclasses.replace(engine.load(PACK), view={"players": [{"label": "X", "value": "p.distanse"}],
+                                                      "zone": ["nope"]})
     with pytest.raises(PackError) as exc:
         Renderer(g)
     text = str(exc.value)
     assert "did you mean 'distance'" in text
     assert "unknown section 'zone'" in text
-    g.view = {"zones": ["item_stak"], "turn": "x"}
     with pytest.raises(PackError, match="item_stack"):
-        Renderer(g)
+        Renderer(dataclasses.replace(g, view={"zones": ["item_stak"], "turn": "x"}))
 
 
 def test_result_text(game):

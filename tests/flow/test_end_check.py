@@ -25,7 +25,7 @@ def _pack(tmp_path, when: str, extra: str = ""):
 
 def _play(g, seed: int, careful: bool) -> tuple:
     if careful:
-        g.plans["end check"] = machine._check_ends_carefully
+        g.program.end_check = machine._check_ends_carefully
     S = g.new_state(players=2, seed=seed)
     S.transactional = False
     while not S.over:
@@ -61,7 +61,7 @@ def test_the_first_condition_that_holds_names_the_winners(tmp_path):
 def test_a_condition_calling_a_procedure_is_written_into_the_check(tmp_path):
     g = _pack(tmp_path, "twice(game.rounds) >= 2")
     S = g.new_state(players=2, seed=1)
-    source = machine._end_check(g).__code__.co_names
+    source = machine.make_end_check(g).__code__.co_names
     assert "_pc_twice" in source and not any(name.startswith("_w") for name in source)
     while not S.over:
         S.apply(S.decision().actions[0])

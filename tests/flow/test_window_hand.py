@@ -1,7 +1,8 @@
 """A window check that stops at a seat hands the plan's answer for it to `legal_bindings`
-(`labels.handed`), which then does not run the plan again, with the values of the first
-domain it found to bind something: check, at every decision of random games of every pack,
-for every point and every order of seats, that the answer handed over is the plan's, the
+(the second half of its answer, see `labels.Window`), which then does not run the plan
+again, with the values of the first domain it found to bind something: check, at every
+decision of random games of every pack, for every point and every order of seats, that the
+answer handed over is the plan's (each call's own, however many calls came after it), the
 values and their steps the domain's, and that the legal actions made from them are those
 made without them."""
 
@@ -13,7 +14,7 @@ import pytest
 
 import engine
 from engine.errors import RuleRuntimeError
-from engine.flow.labels import _plan, first_may_act, handed, legal_bindings
+from engine.flow.labels import legal_bindings
 from tests.properties.variants import pack_modes
 from tests.random_states import random_decisions
 
@@ -32,24 +33,26 @@ def test_the_answer_a_window_hands_over_is_the_plans(pack, mode):
     handed_over = 0
     for seed in range(4):
         for S in random_decisions(g, seed, limit=80, rng=rnd):
-            for point in g.actions_at:
-                for start in range(len(S.pl)):
-                    seats = [(start + k) % len(S.pl) for k in range(len(S.pl))]
-                    first = first_may_act(S, point, seats)
-                    hand = handed(g, point)[0]
-                    if first == len(seats) or hand is None:
-                        continue
-                    seat = seats[first]
-                    me = S.players[seat]
-                    found, j, values, steps, fx_steps = hand
-                    before = (S.steps, S.fx_steps)
-                    acts, check, _ = _plan(g, point, seat == S.cur)
-                    assert found == check(S, me), (point, seat)
-                    if j is not None:  # the domain's values, and the steps evaluating it charges
-                        S.steps, S.fx_steps = before
-                        assert values == acts[j].params[0][1].fn(S, {"me": me}), (point, seat)
-                        assert (S.steps - before[0], S.fx_steps - before[1]) == (steps, fx_steps)
+            # every answer first, then each is checked: an answer is its call's own, not
+            # overwritten by the next call's
+            answers = [(point, seats, *g.program.window(point).check(S, seats))
+                       for point in g.actions_at
+                       for seats in ([(start + k) % len(S.pl) for k in range(len(S.pl))]
+                                     for start in range(len(S.pl)))]
+            for point, seats, first, hand in answers:
+                if first == len(seats) or hand is None:
+                    continue
+                seat = seats[first]
+                me = S.players[seat]
+                found, j, values, steps, fx_steps = hand
+                before = (S.steps, S.fx_steps)
+                acts, check, _ = g.program.plan(point, seat == S.cur)
+                assert found == check(S, me), (point, seat)
+                if j is not None:  # the domain's values, and the steps evaluating it charges
                     S.steps, S.fx_steps = before
-                    assert _outcome(S, point, seat, hand) == _outcome(S, point, seat, None), (point, seat)
-                    handed_over += 1
+                    assert values == acts[j].params[0][1].fn(S, {"me": me}), (point, seat)
+                    assert (S.steps - before[0], S.fx_steps - before[1]) == (steps, fx_steps)
+                S.steps, S.fx_steps = before
+                assert _outcome(S, point, seat, hand) == _outcome(S, point, seat, None), (point, seat)
+                handed_over += 1
     assert handed_over

@@ -1,5 +1,5 @@
 """A sequence passes over a window without calling its check when the zones its actions
-first need a card in are empty for every seat it asks (`labels.window_skip`); and the check
+first need a card in are empty for every seat it asks (`labels.Window.skip`); and the check
 passes over a seat whose cards no action there plays. Check, at every decision of random
 games of every pack, for every point and every kind of window, that a window passed over
 is one whose check answers that nobody may act, and that the check passes over no seat
@@ -12,7 +12,7 @@ import random
 import pytest
 
 import engine
-from engine.flow.labels import first_may_act, legal_bindings, window_skip
+from engine.flow.labels import first_may_act, legal_bindings
 from engine.flow.steppers import ORDERS, _Hands
 from tests.properties.variants import pack_modes
 from tests.random_states import random_decisions
@@ -27,7 +27,7 @@ def test_a_window_passed_over_is_one_nobody_may_act_in(pack, mode):
     for seed in range(4):
         for S in random_decisions(g, seed, limit=80, rng=rnd):
             for point in g.actions_at:
-                skip = window_skip(g, point)
+                skip = g.program.window(point).skip
                 for who, orders in ORDERS.items():
                     order = orders[len(S.pl)][S.cur]
                     before = (S.steps, S.fx_steps)

@@ -3,6 +3,8 @@ a rule error in the pack's words (which trigger, where), never a RecursionError.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import engine
@@ -69,7 +71,7 @@ def test_a_trigger_that_sets_itself_off_names_itself_and_its_line(tmp_path):
 def test_a_depth_limit_past_pythons_stack_is_still_a_rule_error(tmp_path):
     """The schema bounds `limits.depth` at 200; a Game made in code is not bound by it."""
     game, path = _load(tmp_path, 10**6)
-    game.limits["depth"] = 100_000
+    game = dataclasses.replace(game, limits={**game.limits, "depth": 100_000})
     with pytest.raises(RuleRuntimeError, match="deeper than Python can follow") as exc:
         game.new_state(players=1, seed=1)
     assert exc.value.problem.span.file == str(path)

@@ -3,6 +3,8 @@ draws, and keeping per-game details (actions chosen, metrics) for later question
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import engine
@@ -75,7 +77,7 @@ def test_counts_add_up(rtb):
 
 def test_turn_limit_games_are_no_winner_draws():
     g = engine.load(PACK)
-    g.limits = {**g.limits, "turns": 2}
+    g = dataclasses.replace(g, limits={**g.limits, "turns": 2})
     r = simulate(g, 3, ["random"], 5, seed=1)
     assert r.limit_hits == 5 and r.no_winner == 5
     assert r.turns["p90"] <= 2
@@ -155,7 +157,7 @@ def test_a_game_spec_rebuilds_the_same_rules(rtb):
 def test_every_bundled_pack_can_be_simulated():
     for info in list_packs():
         game = engine.load(info.id)
-        game.limits = {**game.limits, "turns": 40}  # the machinery, not the whole game
+        game = dataclasses.replace(game, limits={**game.limits, "turns": 40})  # the machinery, not the whole game
         bots = ["greedy", "random"] if "greedy" in game.policies else ["random"]
         [r] = run_batches([Batch.of(game, None, bots, 2, 0)])
         assert r.games == 2
