@@ -24,26 +24,21 @@ _DECIMAL = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
 def whole(low: int | None = None) -> Callable[[str], int]:
     """The parser of a whole-number option, at least `low`: the digits 0-9 only, which
     Python's int() does not insist on ('৪', a Bengali four that looks like 8, reads as 4)."""
-    def parse(text: str | int) -> int:
-        if isinstance(text, int):  # a default, given as a number
-            return text
-        if not _WHOLE.fullmatch(text.strip()):
-            raise typer.BadParameter(f"expected a whole number written with the digits 0-9, got {text!r}")
-        value = int(text)
-        if low is not None and value < low:
-            raise typer.BadParameter(f"{value} is less than the minimum, {low}")
-        return value
-    return parse
+    return _number(_WHOLE, int, "a whole number", low)
 
 
 def decimal(low: float | None = None) -> Callable[[str], float]:
     """The parser of a number option (seconds, say), at least `low`: digits 0-9 only."""
-    def parse(text: str | float) -> float:
-        if isinstance(text, int | float):  # a default, given as a number
-            return float(text)
-        if not _DECIMAL.fullmatch(text.strip()):
-            raise typer.BadParameter(f"expected a number written with the digits 0-9, got {text!r}")
-        value = float(text)
+    return _number(_DECIMAL, float, "a number", low)
+
+
+def _number(pattern: re.Pattern, kind: Callable, words: str, low):
+    def parse(text):
+        if not isinstance(text, str):  # a default, given as a number
+            return kind(text)
+        if not pattern.fullmatch(text.strip()):
+            raise typer.BadParameter(f"expected {words} written with the digits 0-9, got {text!r}")
+        value = kind(text)
         if low is not None and value < low:
             raise typer.BadParameter(f"{text.strip()} is less than the minimum, {low:g}")
         return value

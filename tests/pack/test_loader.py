@@ -8,6 +8,7 @@ from engine.errors import PackError, Span
 from engine.pack import loader
 from engine.pack.loader import list_packs, load_tree, resolve_ref
 from engine.pack.yamlspan import plain
+from tests.packfiles import write
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MINI = FIXTURES / "mini"
@@ -23,14 +24,6 @@ def problems(*args, **kwargs):
     with pytest.raises(PackError) as info:
         load_tree(*args, **kwargs)
     return info.value.problems
-
-
-def write(folder: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return folder
 
 
 def test_list_packs_reports_broken_packs_without_failing():

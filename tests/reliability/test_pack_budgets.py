@@ -12,20 +12,9 @@ from engine.errors import PackError
 from engine.pack import loader, yamlspan
 from engine.pack.loader import MAX_INCLUDE_DEPTH, load_tree
 from engine.pack.yamlspan import plain
+from tests.packfiles import no_bundled_packs, write  # noqa: F401 - a fixture
 
-
-@pytest.fixture(autouse=True)
-def no_bundled_packs(tmp_path, monkeypatch):
-    (tmp_path / "bundled").mkdir()
-    monkeypatch.setattr(loader, "rulesets_dir", lambda: tmp_path / "bundled")
-
-
-def write(folder: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return folder
+pytestmark = pytest.mark.usefixtures("no_bundled_packs")
 
 
 def messages(folder: Path) -> list[str]:

@@ -15,26 +15,15 @@ from typer.testing import CliRunner
 
 from engine.cli.app import build_app
 from engine.errors import PackError, Problem, Span
-from engine.pack import loader
 from engine.pack.loader import load_tree, resolve_ref
 from engine.pack.yamlspan import compose_file, plain
+from tests.packfiles import no_bundled_packs, write  # noqa: F401 - a fixture
 
 SECRET = "password: hunter2-not-a-pack\n"
 PACK = "pack: p\nparams: {goal: 3}\n"
 
 
-@pytest.fixture(autouse=True)
-def no_bundled_packs(tmp_path, monkeypatch):
-    (tmp_path / "bundled").mkdir()
-    monkeypatch.setattr(loader, "rulesets_dir", lambda: tmp_path / "bundled")
-
-
-def write(folder: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return folder
+pytestmark = pytest.mark.usefixtures("no_bundled_packs")
 
 
 def problems(*args, **kwargs) -> list[Problem]:
