@@ -16,7 +16,6 @@ from engine.errors import HordeError, RuleRuntimeError
 from engine.flow.decision import Decision
 from engine.flow.labels import legal_bindings
 from engine.flow.nodes import ASK, FOR_EACH, WINDOW
-from engine.memo import remembered
 
 # what a failing snippet may raise: each becomes a RuleRuntimeError at the snippet's place
 CATCH = (HordeError, ArithmeticError, LookupError, TypeError, AttributeError, ValueError,
@@ -111,15 +110,15 @@ def run_effect(S, c: Compiled, L: dict) -> None:
 
 
 def may_end(g, c: Compiled) -> bool:
-    """Whether effect `c` may make an end condition true (see engine.dsl.footprint)."""
-    ends = g.plans.get("ends")
-    if ends is None:
-        watched = frozenset().union(*(footprint.reads(g, end.when) for end in g.end))
-        ends = g.plans["ends"] = {"watched": watched}
-    memo = ends.get("by effect")  # kept with what it was worked out from: a new "ends" starts afresh
-    if memo is None:
-        memo = ends["by effect"] = {}
-    return remembered(memo, c, lambda: footprint.meet(ends["watched"], footprint.writes(g, c)))
+    """Whether effect `c` may make an end condition true: what it writes meets what they
+    read (see engine.dsl.footprint). Worked out once per effect and game."""
+    program = g.program
+    answer = program.may_end.get(c)
+    if answer is None:
+        if program.end_watch is None:
+            program.end_watch = frozenset().union(*(footprint.reads(g, end.when) for end in g.end))
+        answer = program.may_end[c] = footprint.meet(program.end_watch, footprint.writes(g, c))
+    return answer
 
 
 def after_effect(S, c: Compiled | None = None) -> None:
