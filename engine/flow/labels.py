@@ -62,8 +62,11 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
     before = len(out)
     ents = S.ents
     seen_of = last.get
-    made_of, made = None, None  # the labels made for the last type of place seen
-    plain_of, plain = None, None  # the labels made for the last type of other value seen
+    # the labels made for the last type of place seen, and of other value seen
+    made_of: type | None = None
+    plain_of: type | None = None
+    made: dict = {}
+    plain: dict = {}
     for v in values:
         if type(v) is E:
             u = v.i
@@ -156,7 +159,8 @@ def _value_texts(S, values: list) -> list[str]:
         return _same_texts(S, t, values)
     ents = S.ents
     out = []
-    texts_of, texts = None, None
+    texts_of: type | None = None
+    texts: dict = {}
     for v in values:
         if type(v) is not E:
             out.append(_value_label(S, v))
@@ -588,10 +592,10 @@ def _holds_any(held: list[tuple[tuple[str, str | None], ...]], ns: dict, hoisted
 
 def _plays(ns: dict, ids: set) -> str:
     """The name in `ns` of the set of card ids `ids`."""
-    ids = frozenset(ids)
+    wanted = frozenset(ids)
     names = [k for k in ns if k.startswith("_plays")]
-    name = next((k for k in names if ns[k] == ids), f"_plays{len(names)}")
-    ns[name] = ids
+    name = next((k for k in names if ns[k] == wanted), f"_plays{len(names)}")
+    ns[name] = wanted
     return name
 
 

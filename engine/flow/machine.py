@@ -9,10 +9,12 @@ when no card could be played.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from engine.dsl import footprint, pysource
 from engine.dsl.compiler import Compiled, error_pos, runtime_message
 from engine.dsl.values import E, P
-from engine.errors import HordeError, RuleRuntimeError
+from engine.errors import HordeError, RuleRuntimeError, Span
 from engine.flow.decision import Decision
 from engine.flow.labels import legal_bindings
 from engine.flow.nodes import ASK, FOR_EACH, WINDOW
@@ -78,12 +80,17 @@ def located(exc: Exception, c: Compiled) -> HordeError:
     exception is being handled, so the failing line can still be read off the traceback."""
     if isinstance(exc, HordeError):
         if isinstance(exc, RuleRuntimeError) and exc.problem.span is None:
-            exc.problem.span = c.locate(error_pos(c)) if c.locate else None
+            exc.problem.span = _span(c)
         return exc
-    span = c.locate(error_pos(c)) if c.locate else None
+    span = _span(c)
     if isinstance(exc, RecursionError | MemoryError):
         return too_deep(exc, span)
     return RuleRuntimeError(runtime_message(exc), span)
+
+
+def _span(c: Compiled) -> Span | None:
+    """Where in the pack snippet `c` failed (read off the traceback being handled)."""
+    return cast("Span | None", c.locate(error_pos(c))) if c.locate else None
 
 
 def too_deep(exc: RecursionError | MemoryError, span=None) -> RuleRuntimeError:
@@ -197,7 +204,7 @@ def make_end_check(g):
     twice leaves no trace. A condition that is one expression of no locals is written into
     the function (its names are those every snippet of the game shares, procedures called
     directly)."""
-    ns = {"__builtins__": {}, "CATCH": CATCH, "NO_LOCALS": NO_LOCALS}
+    ns: dict[str, Any] = {"__builtins__": {}, "CATCH": CATCH, "NO_LOCALS": NO_LOCALS}
     tests = []
     for k, end in enumerate(g.end):
         c = end.when
