@@ -240,21 +240,6 @@ def legal_bindings(S, point: str, seat: int, base: dict, hand: tuple | None = No
     return out
 
 
-def can_act(S, point: str, seat: int) -> bool:
-    """False when `seat` surely has no legal action at `point`; True when it may have one
-    (then `legal_bindings` says which). The quick question windows ask every seat."""
-    check = S.game.program.plan(point, seat == S.cur).check
-    if check is None:
-        return True
-    steps, fx_steps = S.steps, S.fx_steps
-    try:
-        return bool(check(S, S.players[seat]))
-    except Exception:
-        return True  # legal_bindings will find out, carefully
-    finally:
-        S.steps, S.fx_steps = steps, fx_steps
-
-
 def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: bool,
              hand: tuple | None = None) -> None:
     """Windows ask every seat at every point, and mostly nobody can act: so the quick way
@@ -476,8 +461,8 @@ def make_plan(game, point: str, is_cur: bool) -> Plan:
 
 
 def first_may_act(S, point: str, seats: list[int]) -> int:
-    """The index in `seats` of the first seat that may have a legal action at `point`
-    (`can_act` of each in turn, in one generated function); len(seats) when none may."""
+    """The index in `seats` of the first seat that may have a legal action at `point` (its
+    window check); len(seats) when none may. A seat may act when it has a legal action."""
     return S.game.program.window(point).check(S, seats)[0]
 
 
@@ -486,8 +471,8 @@ def make_window(game, point: str) -> Window:
     bind something, run seat by seat without a list of results, stopping at the first seat
     that may act. Every plan test of a seat is run, so the seat it stops at gets the plan's
     answer, handed over with it; and for a seat that cannot act that is no more work than
-    stopping at the first test that holds, as none does. The budget checks and the restored
-    step counts are those of `can_act`, so the answer is the same seat."""
+    stopping at the first test that holds, as none does. The budget checks are the plan's,
+    and the step counts are restored: asking changes nothing."""
     ns: dict = {"enumerate": enumerate, "len": len, "Exception": Exception}
     plans = [_tests(game, _offered(game, point, is_cur), ns, domains=True) for is_cur in (True, False)]
     empty, skip = _empty_handed(game, plans, ns)
