@@ -73,12 +73,6 @@ class Game:
                                                        **{k: d.tags for k, d in self.cards.items()}}))
         object.__setattr__(self, "program", FlowProgram(self))
 
-    @property
-    def plans(self) -> dict:
-        """What the analyses of generated code work out, until the compiler's facts replace
-        them (see `FlowProgram.analyses`)."""
-        return self.program.analyses
-
     # ---------- states ----------
     def new_state(self, players: int | None = None, seed: int = 0, prepare=None):
         """A fresh game: setup done, flow run up to the first decision.

@@ -53,7 +53,7 @@ class CompileProblem:
     hint: str | None = None
 
 
-@dataclass
+@dataclass(eq=False)  # each snippet is itself: what a game works out about one is kept by it
 class Compiled:
     """A compiled snippet: call `fn(S, L)`. `lines` maps generated lines to snippet positions."""
 

@@ -105,9 +105,8 @@ def _leaf_value(game, name: str):
     """(params, expression source, namespace) of a `value:` procedure that calls no other
     procedure and has no comprehension (whose variables could capture an argument's
     name), or None. Worked out once per game."""
-    key = ("leaf", name)
-    if key in game.plans:
-        return game.plans[key]
+    if name in game.program.leaves:
+        return game.program.leaves[name]
     leaf = None
     entry = game.effect_procs.get(name)
     if entry is not None:
@@ -122,7 +121,7 @@ def _leaf_value(game, name: str):
                                                        node.id == "_proc"):
                     leaf = None
                     break
-    game.plans[key] = leaf
+    game.program.leaves[name] = leaf
     return leaf
 
 

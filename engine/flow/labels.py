@@ -62,8 +62,11 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
     before = len(out)
     ents = S.ents
     seen_of = last.get
-    made_of, made = None, None  # the labels made for the last type of place seen
-    plain_of, plain = None, None  # the labels made for the last type of other value seen
+    # the labels made for the last type of place seen, and of other value seen
+    made_of: type | None = None
+    plain_of: type | None = None
+    made: dict = {}
+    plain: dict = {}
     for v in values:
         if type(v) is E:
             u = v.i
@@ -156,7 +159,8 @@ def _value_texts(S, values: list) -> list[str]:
         return _same_texts(S, t, values)
     ents = S.ents
     out = []
-    texts_of, texts = None, None
+    texts_of: type | None = None
+    texts: dict = {}
     for v in values:
         if type(v) is not E:
             out.append(_value_label(S, v))
@@ -234,21 +238,6 @@ def legal_bindings(S, point: str, seat: int, base: dict, hand: tuple | None = No
     finally:
         S.steps, S.fx_steps = steps, fx_steps
     return out
-
-
-def can_act(S, point: str, seat: int) -> bool:
-    """False when `seat` surely has no legal action at `point`; True when it may have one
-    (then `legal_bindings` says which). The quick question windows ask every seat."""
-    check = S.game.program.plan(point, seat == S.cur).check
-    if check is None:
-        return True
-    steps, fx_steps = S.steps, S.fx_steps
-    try:
-        return bool(check(S, S.players[seat]))
-    except Exception:
-        return True  # legal_bindings will find out, carefully
-    finally:
-        S.steps, S.fx_steps = steps, fx_steps
 
 
 def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: bool,
@@ -472,8 +461,8 @@ def make_plan(game, point: str, is_cur: bool) -> Plan:
 
 
 def first_may_act(S, point: str, seats: list[int]) -> int:
-    """The index in `seats` of the first seat that may have a legal action at `point`
-    (`can_act` of each in turn, in one generated function); len(seats) when none may."""
+    """The index in `seats` of the first seat that may have a legal action at `point` (its
+    window check); len(seats) when none may. A seat may act when it has a legal action."""
     return S.game.program.window(point).check(S, seats)[0]
 
 
@@ -482,8 +471,8 @@ def make_window(game, point: str) -> Window:
     bind something, run seat by seat without a list of results, stopping at the first seat
     that may act. Every plan test of a seat is run, so the seat it stops at gets the plan's
     answer, handed over with it; and for a seat that cannot act that is no more work than
-    stopping at the first test that holds, as none does. The budget checks and the restored
-    step counts are those of `can_act`, so the answer is the same seat."""
+    stopping at the first test that holds, as none does. The budget checks are the plan's,
+    and the step counts are restored: asking changes nothing."""
     ns: dict = {"enumerate": enumerate, "len": len, "Exception": Exception}
     plans = [_tests(game, _offered(game, point, is_cur), ns, domains=True) for is_cur in (True, False)]
     empty, skip = _empty_handed(game, plans, ns)
@@ -588,10 +577,10 @@ def _holds_any(held: list[tuple[tuple[str, str | None], ...]], ns: dict, hoisted
 
 def _plays(ns: dict, ids: set) -> str:
     """The name in `ns` of the set of card ids `ids`."""
-    ids = frozenset(ids)
+    wanted = frozenset(ids)
     names = [k for k in ns if k.startswith("_plays")]
-    name = next((k for k in names if ns[k] == ids), f"_plays{len(names)}")
-    ns[name] = ids
+    name = next((k for k in names if ns[k] == wanted), f"_plays{len(names)}")
+    ns[name] = wanted
     return name
 
 

@@ -9,14 +9,15 @@ when no card could be played.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from engine.dsl import footprint, pysource
 from engine.dsl.compiler import Compiled, error_pos, runtime_message
 from engine.dsl.values import E, P
-from engine.errors import HordeError, RuleRuntimeError
+from engine.errors import HordeError, RuleRuntimeError, Span
 from engine.flow.decision import Decision
 from engine.flow.labels import legal_bindings
 from engine.flow.nodes import ASK, FOR_EACH, WINDOW
-from engine.memo import remembered
 
 # what a failing snippet may raise: each becomes a RuleRuntimeError at the snippet's place
 CATCH = (HordeError, ArithmeticError, LookupError, TypeError, AttributeError, ValueError,
@@ -79,12 +80,17 @@ def located(exc: Exception, c: Compiled) -> HordeError:
     exception is being handled, so the failing line can still be read off the traceback."""
     if isinstance(exc, HordeError):
         if isinstance(exc, RuleRuntimeError) and exc.problem.span is None:
-            exc.problem.span = c.locate(error_pos(c)) if c.locate else None
+            exc.problem.span = _span(c)
         return exc
-    span = c.locate(error_pos(c)) if c.locate else None
+    span = _span(c)
     if isinstance(exc, RecursionError | MemoryError):
         return too_deep(exc, span)
     return RuleRuntimeError(runtime_message(exc), span)
+
+
+def _span(c: Compiled) -> Span | None:
+    """Where in the pack snippet `c` failed (read off the traceback being handled)."""
+    return cast("Span | None", c.locate(error_pos(c))) if c.locate else None
 
 
 def too_deep(exc: RecursionError | MemoryError, span=None) -> RuleRuntimeError:
@@ -111,15 +117,15 @@ def run_effect(S, c: Compiled, L: dict) -> None:
 
 
 def may_end(g, c: Compiled) -> bool:
-    """Whether effect `c` may make an end condition true (see engine.dsl.footprint)."""
-    ends = g.plans.get("ends")
-    if ends is None:
-        watched = frozenset().union(*(footprint.reads(g, end.when) for end in g.end))
-        ends = g.plans["ends"] = {"watched": watched}
-    memo = ends.get("by effect")  # kept with what it was worked out from: a new "ends" starts afresh
-    if memo is None:
-        memo = ends["by effect"] = {}
-    return remembered(memo, c, lambda: footprint.meet(ends["watched"], footprint.writes(g, c)))
+    """Whether effect `c` may make an end condition true: what it writes meets what they
+    read (see engine.dsl.footprint). Worked out once per effect and game."""
+    program = g.program
+    answer = program.may_end.get(c)
+    if answer is None:
+        if program.end_watch is None:
+            program.end_watch = frozenset().union(*(footprint.reads(g, end.when) for end in g.end))
+        answer = program.may_end[c] = footprint.meet(program.end_watch, footprint.writes(g, c))
+    return answer
 
 
 def after_effect(S, c: Compiled | None = None) -> None:
@@ -198,7 +204,7 @@ def make_end_check(g):
     twice leaves no trace. A condition that is one expression of no locals is written into
     the function (its names are those every snippet of the game shares, procedures called
     directly)."""
-    ns = {"__builtins__": {}, "CATCH": CATCH, "NO_LOCALS": NO_LOCALS}
+    ns: dict[str, Any] = {"__builtins__": {}, "CATCH": CATCH, "NO_LOCALS": NO_LOCALS}
     tests = []
     for k, end in enumerate(g.end):
         c = end.when

@@ -31,8 +31,8 @@ class FlowProgram:
     """The steppers, plans, checks and tables of one Game (see the module's docstring)."""
 
     __slots__ = ("game", "steppers", "done_at", "parents", "boundary", "turn_lists", "end_check",
-                 "plans", "windows", "fx_reads_locals", "labellings", "texts", "tests", "rolls",
-                 "player_template", "dealt", "analyses")
+                 "end_watch", "may_end", "plans", "windows", "fx_reads_locals", "labellings", "texts",
+                 "tests", "leaves", "rolls", "player_template", "dealt")
 
     def __init__(self, game: Game):
         self.game = game
@@ -45,6 +45,8 @@ class FlowProgram:
         self.boundary = frozenset({game.root, *game.flow_procs.values()})
         self.turn_lists = tuple(k for k, v in game.turn_init.items() if type(v) is list)
         self.end_check: Callable[[Any], None] = self._first_end_check  # machine.make_end_check
+        self.end_watch: frozenset[str] | None = None  # what the end conditions read, once asked
+        self.may_end: dict[Compiled, bool] = {}  # effect -> machine.may_end
         self.plans: dict[tuple[str, bool], Plan] = {}  # (point, asking the current player?) -> plan
         self.windows: dict[str, Window] = {}  # point -> its window check
         # the actions whose effect reads a flow local besides `me` and its parameters
@@ -52,6 +54,7 @@ class FlowProgram:
         self.labellings: dict[tuple[str, str], tuple] = {}  # (action id, parameter) -> labels._labelling
         self.texts: dict[type, dict] = {}  # type -> value -> its text in labels (labels._text)
         self.tests: dict[tuple[str, str], tuple | None] = {}  # (action id, part) -> labels._prepared
+        self.leaves: dict[str, tuple | None] = {}  # procedure -> engine.dsl.procs._leaf_value
         self.rolls = {die: _roll_plan(die, faces) for die, faces in game.dice.items()}
         # every player field with its constant initial value; the fields whose initial value
         # is an expression, in order
@@ -59,10 +62,6 @@ class FlowProgram:
         self.player_template = ({name: None if isinstance(f.init, Compiled) else f.init for name, f in fields},
                                 [(name, f.init) for name, f in fields if isinstance(f.init, Compiled)])
         self.dealt: dict[int, tuple] = {}  # players -> the first fresh deal (setup.py)
-        # what the analyses of generated code (engine.dsl.footprint, leaf procedures,
-        # steppers.contained, machine.may_end) work out, until the compiler's facts replace
-        # them: `Game.plans`. Nothing else may use it.
-        self.analyses: dict = {}
 
     # made on first use (the tables hold functions and plans, never a false value)
     def stepper(self, nid: int) -> Callable:

@@ -33,7 +33,7 @@ def test_skipped_end_checks_change_no_game(variant):
     pack, mode, house = variant
     skipping = game(*variant)
     checking = engine.load(pack, mode=mode, house=[house] if house else [])
-    checking.plans["ends"] = {"watched": frozenset({"*"})}  # every effect may end the game
+    checking.program.end_watch = frozenset({"*"})  # every effect may end the game
     for seed in range(SEEDS):
         players = skipping.players_min + seed % (skipping.players_max - skipping.players_min + 1)
         assert _play(skipping, players, seed) == _play(checking, players, seed), (variant, seed)
