@@ -63,6 +63,9 @@ class Game:
     extensions: dict = field(default_factory=dict)  # name -> building block (a board, ...)
     score: Compiled | None = None  # a finished game's score (`score:`), for high-score tables
     highscores: bool = False  # finished games' scores go to the local high-score table
+    # what the pack calls a number of turns (`waves`, `rounds`) -> how many turns one is,
+    # an expression: scenarios may count their `turns:` in these words
+    turn_names: dict = field(default_factory=dict)
     # card or kind id -> its tags (`tags_of`): `tagged` is asked thousands of times a game,
     # one look-up instead of two
     tag_sets: dict = field(init=False, repr=False)

@@ -24,15 +24,17 @@ scenario cannot pass by accident because the game never reached the situation it
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.api import load
 from engine.errors import HordeError, PackError, Problem, ScenarioFailure
-from engine.flow.machine import evaluate, run_effect
+from engine.flow.machine import run_effect
 from engine.laws import Watch, determinism
 from engine.pack.schema import validate_scenario
 from engine.pack.yamlspan import compose_file, plain
+from engine.scenario_spec import Checks, Moment, Script, read
 
 
 @dataclass
@@ -93,75 +95,133 @@ def _run(spec: dict, node, base_dir: Path):
     if not Path(pack).is_absolute() and (near.is_file() or (near / "pack.yaml").is_file()):
         pack = str(near.resolve())
     game = _game(pack, spec.get("mode"), params, house)
-    setup = None
-    if spec.get("setup"):
-        setup = game.compile_expr(spec["setup"], effect=True, where=_child(node, "setup"))
-    checks = [(text, game.compile_expr(text, where=_child(node, "expect", k)))
-              for k, text in enumerate(spec.get("expect", []))]
-
+    script = read(game, spec, node)
     laws = spec.get("expect_law") or []
-    S = _play(game, spec, setup, [laws] if isinstance(laws, str) else laws)
+    S = _play(game, script, [laws] if isinstance(laws, str) else laws)
     if S.forced:
-        raise ScenarioFailure(f"{len(S.forced)} forced roll(s) were never used: {S.forced}")
-    failed = [text for text, c in checks if not evaluate(S, c, {})]
-    if failed:
-        raise ScenarioFailure("expectation failed: " + "; ".join(failed) + "\n" + describe(S))
+        left = S.forced if isinstance(S.forced, list) else sum(S.forced.values(), [])
+        raise ScenarioFailure(f"{len(left)} forced roll(s) were never used: {S.forced}")
+    _hold(S, script.end)
+    for m in script.moments:
+        if m.kind == "turn":
+            _hold(_replay_to_turn(game, script, m, S), m.checks)
     return S
 
 
-def _play(game, spec: dict, setup, laws: list[str]):
-    """Set up, force the rolls and take the decisions; with `laws`, check those engine laws
-    (engine.laws) on the first state and after every decision."""
-    watch = Watch(game, laws) if laws else None
+def _hold(S, checks: Checks) -> None:
+    failed = checks.failures(S)
+    if failed:
+        where = "" if checks.when == "at the end" else f"{checks.when}: "
+        raise ScenarioFailure(where + "; ".join(failed) + "\n" + describe(S))
 
+
+def _new_state(game, script: Script, prepare_more=None):
     def prepare(S):
-        if setup is not None:
-            run_effect(S, setup, {})
-        S.forced = list(spec.get("rolls", []))
-        S.stop_turns = spec.get("turns")
-        if watch is not None:
-            watch.start(S)
+        if script.setup is not None:
+            run_effect(S, script.setup, {})
+        S.forced = ({die: list(v) for die, v in script.rolls.items()}
+                    if isinstance(script.rolls, dict) else list(script.rolls))
+        if script.turns is not None:
+            S.stop_turns = script.turn_count(S, script.turns)
+        elif not script.decisions and not script.play_on:
+            _stop_when_scripted(S)
+        if prepare_more is not None:
+            prepare_more(S)
 
-    def new_state():
-        return game.new_state(players=spec.get("players"), seed=spec.get("seed", 0),
-                              prepare=prepare)
+    return game.new_state(players=script.players, seed=script.seed, prepare=prepare)
 
-    S = new_state()
+
+def _stop_when_scripted(S) -> None:
+    """Stop at the next turn start (not before turn 1 is played) once no forced roll is
+    left: the turn in which the script runs out is played to its end, and no further."""
+    S.stop_turns = max(S.turns, 1)
+    S.stop_scripted = True
+
+
+def _arm(S, script: Script, k: int) -> None:
+    """Before the last decision (k is 1-based) is taken, arm the stop."""
+    if k == len(script.decisions) and script.turns is None and not script.play_on:
+        _stop_when_scripted(S)
+
+
+def _play(game, script: Script, laws: list[str]):
+    """Set up, force the rolls, take the decisions, and check the decision and point
+    moments as they come; with `laws`, check those engine laws (engine.laws) on the first
+    state and after every decision."""
+    watch = Watch(game, laws) if laws else None
+    S = _new_state(game, script, watch.start if watch is not None else None)
     if watch is not None:
         _lawful(watch.check(S), "at the start")
-    for k, label in enumerate(spec.get("decisions", [])):
+    asked: Counter = Counter()  # point -> times a decision was asked there
+
+    def moments(k: int) -> None:
+        d = S.decision()
+        if d is not None:
+            asked[d.point] += 1
+        for m in script.moments:
+            if (m.kind == "decision" and m.value == k or
+                    m.kind == "point" and d is not None and d.point == m.value
+                    and asked[m.value] == m.nth):
+                _hold(S, m.checks)
+
+    moments(0)
+    for k, label in enumerate(script.decisions, 1):
         d = S.decision()
         if d is None:
-            raise ScenarioFailure(f"decision {k + 1} ({label!r}): the game is already over")
+            raise ScenarioFailure(f"decision {k} ({label!r}): the game is already over")
         if label not in d.index:
-            raise ScenarioFailure(f"decision {k + 1} ({label!r}) is not legal for P{d.player} "
+            raise ScenarioFailure(f"decision {k} ({label!r}) is not legal for P{d.player} "
                                   f"at {d.point}; legal: {', '.join(d.actions)}")
+        _arm(S, script, k)
         if watch is None:
             S.apply(label)
         else:
             taken = watch.apply(S, label)
-            _lawful(watch.check(S) + taken, f"after decision {k + 1} ({label!r})")
+            _lawful(watch.check(S) + taken, f"after decision {k} ({label!r})")
+        moments(k)
+    unreached = []
+    for m in script.moments:
+        if m.kind == "point" and asked[m.value] < m.nth:
+            unreached.append(f"{m.span}: moment never reached: {m.name()}; a decision was "
+                             f"asked there {asked[m.value]} time(s)")
+        if m.kind == "turn":
+            t = script.turn_count(S, m.value)
+            if not (S.turns > t or S.over and S.turns >= t):
+                unreached.append(
+                    f"{m.span}: moment never reached: {m.name()} ({t} turn(s)); the scenario "
+                    f"stopped in turn {S.turns}" + ("" if S.over else " at a decision"))
+    if unreached:
+        raise ScenarioFailure("\n".join(unreached) + "\n    hint: more rolls or decisions, "
+                              "or play_on: true, play further")
     if "determinism" in laws:
-        again = new_state()
-        for label in spec.get("decisions", []):
+        again = _new_state(game, script)
+        for k, label in enumerate(script.decisions, 1):
+            _arm(again, script, k)
             again.apply(label)
         _lawful(determinism(S, again), "replaying the same decisions")
     return S
 
 
+def _replay_to_turn(game, script: Script, m: Moment, S):
+    """The state after turn t (moment m): the scenario played again, stopped at the start of
+    turn t + 1 as `turns: t` stops it. `_play` has checked that the game got that far."""
+    t = script.turn_count(S, m.value)
+
+    def stop(R):
+        R.stop_turns = t
+        R.stop_scripted = False
+
+    R = _new_state(game, script, stop)
+    for label in script.decisions:
+        if R.decision() is None:
+            break
+        R.apply(label)
+    return R
+
+
 def _lawful(broken: list, when: str) -> None:
     if broken:
         raise ScenarioFailure(f"law broken {when}: " + "; ".join(map(str, broken)))
-
-
-def _child(node, *path):
-    for key in path:
-        v = node.value
-        if isinstance(v, dict) and key in v:
-            node = v[key]
-        elif isinstance(v, list) and isinstance(key, int) and key < len(v):
-            node = v[key]
-    return node
 
 
 def describe(S) -> str:

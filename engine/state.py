@@ -146,7 +146,7 @@ class State:
     __slots__ = ("game", "pl", "players", "ents", "zones", "vars", "turn", "stack", "rng",
                  "log", "over", "winners", "losers", "cur", "turns", "steps", "fx_steps",
                  "depth", "forced", "next_uid", "events", "end_turn_requested", "limit_hit",
-                 "seed", "_decision", "transactional", "history", "stop_turns",
+                 "seed", "_decision", "transactional", "history", "stop_turns", "stop_scripted",
                  "fx_cap", "step_cap", "own", "deep", "_ahead")
 
     # ---------- construction ----------
@@ -183,6 +183,7 @@ class State:
         self.transactional = True
         self.history = Journal()  # of labels
         self.stop_turns: int | None = None  # scenarios: freeze the game after this many turns
+        self.stop_scripted = False  # scenarios: ...but only once no forced roll is left
         self.fx_cap = game.limits["effect_steps"]  # the budgets, read on every charge
         self.step_cap = game.limits["steps"]
         self.pl: list[dict] = [{} for _ in range(players)]
@@ -290,7 +291,8 @@ class State:
         c.steps = self.steps
         c.fx_steps = 0
         c.depth = 0
-        c.forced = list(self.forced)
+        f = self.forced
+        c.forced = {k: list(v) for k, v in f.items()} if type(f) is dict else list(f)
         c.next_uid = self.next_uid
         c.events = []
         c.end_turn_requested = False
@@ -299,6 +301,7 @@ class State:
         c.transactional = self.transactional
         c.history = self.history.fork() if record else Journal()
         c.stop_turns = self.stop_turns
+        c.stop_scripted = self.stop_scripted
         c.fx_cap = self.fx_cap
         c.step_cap = self.step_cap
         return c
@@ -377,15 +380,28 @@ class State:
         log = self.log.append
         out = []
         for _ in range(n):
-            if self.forced:
-                value = self.game.forced_face(die, self.forced.pop(0))
-            else:
+            value = self._forced_face(die) if self.forced else None
+            if value is None:
                 value = faces[self.rand_below(k)]
             t = type(value)  # describe(value), with the two kinds of faces first
             log({"t": "roll", "die": die,
                  "v": str(value) if t is int else value.text if t is Face else self.describe(value)})
             out.append(value)
         return out
+
+    def _forced_face(self, die: str):
+        """The next forced roll for `die`, or None: `forced` is a list of rolls for any die
+        in order, or a dict of lists by die (a die with none left is dropped from it)."""
+        forced = self.forced
+        if type(forced) is not dict:
+            return self.game.forced_face(die, forced.pop(0))
+        queue = forced.get(die)
+        if not queue:
+            return None
+        value = queue.pop(0)
+        if not queue:
+            del forced[die]
+        return self.game.forced_face(die, value)
 
     def shuffle_list(self, lst: list) -> None:
         """Fisher-Yates with the game's RNG, its draws made together (`words`)."""

@@ -249,7 +249,8 @@ def _names_of(g, c) -> dict | None:
 
 def start_turn(S, player) -> None:
     g = S.game
-    if S.stop_turns is not None and S.turns >= S.stop_turns:
+    stop = S.stop_turns
+    if stop is not None and S.turns >= stop and not (S.stop_scripted and S.forced):
         S.log.append({"t": "msg", "text": f"stopped after {S.turns} turn(s)"})
         S.finish(winners=[], limit=True)
         return

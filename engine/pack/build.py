@@ -354,6 +354,8 @@ class Builder:
         policies = self.build_policies(actions)
         setup = self.compile(("setup",), expr=False) if raw.get("setup") else None
         score = self.compile(("score",), expr=True) if "score" in raw else None
+        turn_names = {name: self.compile(("turn_names", name), expr=True)
+                      for name in raw.get("turn_names") or {}}
         limits = {**DEFAULT_LIMITS, **(raw.get("limits") or {})}
         players = raw.get("players") or {}
         pmin, pmax = int(players.get("min", 1)), int(players.get("max", 1))
@@ -372,7 +374,7 @@ class Builder:
             setup=setup, limits=limits, view=raw.get("view") or {},
             policies=policies, metrics=raw.get("metrics") or {}, raw=raw,
             hash=digest, files=self.files, house=self.house, extensions=extensions,
-            score=score, highscores=bool(raw.get("highscores")))
+            score=score, highscores=bool(raw.get("highscores")), turn_names=turn_names)
 
     def build_extensions(self) -> dict:
         out = {}
