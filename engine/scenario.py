@@ -5,20 +5,25 @@ A scenario file holds one scenario (a mapping) or several (a list of mappings):
     scenario: a failed roll costs one health
     rules: [RTB-10]
     pack: dice-race
-    players: 2
-    seed: 1
     setup: "players[0].distance = 5"      # statements, run after setup, before the flow
-    rolls: [6, hit, run, run, run, run, run]      # forced outcomes for the next rolls
+    rolls: [6, hit, run, run, run, run, run]      # forced faces, in order (or {die: [...]})
     decisions: [pass]                     # labels, applied in order
-    turns: 1                              # optional: freeze the game after this many turns
     expect:                               # expressions that must all be true at the end
       - players[0].health == 2
-    expect_law: [conservation]            # optional: engine laws (engine.laws.LAWS) that
-                                          # must hold after every decision
+    at:                                   # ...and at named moments
+      - point: after_black
+        offered: ["shield(*"]
 
-Every forced roll must be used and every decision must be legal when its turn comes, so a
-scenario cannot pass by accident because the game never reached the situation it names.
-`pack:` is a pack id, or a path relative to the scenario file (or to the working folder).
+The whole format (`turns:`, `play_on:`, `offered:`, `at:`, `expect_law:`, ...) is
+docs/scenarios.md; engine.scenario_spec reads a scenario against its pack, this module
+plays it. The game stops when the script runs out: at the decision then pending, or when
+the turn in which it ran out is over, so a scenario says nothing about turns it does not
+script unless it asks to (`play_on: true`, `turns:`).
+
+Every forced roll must be used, every decision must be legal when its turn comes and every
+moment must be reached, so a scenario cannot pass by accident because the game never
+reached the situation it names. `pack:` is a pack id, or a path relative to the scenario
+file (or to the working folder).
 """
 
 from __future__ import annotations

@@ -90,9 +90,11 @@ def check_pack(pack_file: Path) -> Outcome:
 
 
 def check_scenarios(path: Path, nodes) -> Outcome:
-    """Schema, pack and snippets of every scenario in a file, without running them."""
+    """Schema, pack and what the pack must have (engine.scenario_spec) of every scenario in a
+    file, without running them."""
     from engine.pack.yamlspan import plain
     from engine.scenario import load_file
+    from engine.scenario_spec import read
     problems: list[Problem] = []
     try:
         nodes = load_file(path)
@@ -105,14 +107,10 @@ def check_scenarios(path: Path, nodes) -> Outcome:
                      params=spec.get("params") or {}, house=house)
         if game is None:
             continue
-        snippets: list[tuple[str | int, bool]] = [("setup", True)] if spec.get("setup") else []
-        snippets += [(k, False) for k in range(len(spec.get("expect", [])))]
-        for key, effect in snippets:
-            where = node.value["setup"] if key == "setup" else node.value["expect"].value[key]
-            try:
-                game.compile_expr(where.value, effect=effect, where=where)
-            except HordeError as exc:
-                problems.extend(exc.problems)
+        try:  # its snippets, dice, faces, actions, points and turn words
+            read(game, spec, node)
+        except HordeError as exc:
+            problems.extend(exc.problems)
     return Outcome(str(path), _plural(len(nodes), "scenario"), _unique(problems))
 
 
