@@ -178,8 +178,9 @@ def read(game, spec: dict, node) -> Script:
         moments.append(Moment(kind, value, m.get("nth", 1), checks(when, mnode), mnode.span))
     if "turns" in spec:
         turns(spec["turns"], _child(node, "turns"))
-    if not (spec.get("expect") or spec.get("offered") or spec.get("not_offered") or moments
-            or spec.get("expect_error") or spec.get("expect_law") or problems):
+    # (an empty `expect: []` says: the decisions are legal and the game runs without error)
+    if not any(key in spec for key in ("expect", "offered", "not_offered", "at", "expect_error",
+                                       "expect_law")):
         problems.append(Problem("this scenario checks nothing", node.span,
                                 "give it expect:, offered:, not_offered:, at:, expect_error: "
                                 "or expect_law:"))

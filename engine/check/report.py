@@ -36,6 +36,7 @@ def scenario_spec(failure: Failure, *, pack: str, mode: str | None, house: list[
     spec["players"] = failure.players
     spec["seed"] = failure.seed
     spec["decisions"] = failure.decisions
+    spec["play_on"] = True  # to the next decision, where the check found the law broken
     spec["expect"] = [v.expect] if v.expect else []
     if not v.expect and v.key in LAWS:
         spec["expect_law"] = [v.key]
