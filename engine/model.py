@@ -21,12 +21,18 @@ if TYPE_CHECKING:
 HASH_VERSION = 2  # how `pack_hash` is computed; records and saves say which one they used
 
 
+NOT_PLAY = ("turn_names",)  # pack keys that never decide play (scenarios' words for turns)
+
+
 def pack_hash(raw: dict, params: dict, mode: str | None, version: int = HASH_VERSION) -> str:
     """The digest that records and saves are checked against: all that decides play.
 
     Version 2 covers the merged pack in its own key order (the order of zones, actions and
     dice decides play), the mode, the params and the version. Version 1 sorted the keys, so
-    a pack with its zones reordered kept its hash; it stays to check games saved with it."""
+    a pack with its zones reordered kept its hash; it stays to check games saved with it.
+    Keys only scenarios read (`NOT_PLAY`) are left out: adding them keeps saved games valid."""
+    if any(k in raw for k in NOT_PLAY):
+        raw = {k: v for k, v in raw.items() if k not in NOT_PLAY}
     blob = [raw, params] if version == 1 else [version, mode, raw, params]
     text = json.dumps(blob, sort_keys=version == 1, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
