@@ -13,9 +13,13 @@ Everything a scenario checks at one moment (the end, or one of its `at:` moments
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from engine.errors import PackError, Problem, RuleRuntimeError, did_you_mean
 from engine.flow.machine import evaluate
+
+if TYPE_CHECKING:
+    from engine.dsl.compiler import Compiled
 
 
 @dataclass
@@ -67,7 +71,7 @@ class Moment:
 class Script:
     """A scenario compiled against its game."""
 
-    setup: object  # Compiled statements or None
+    setup: Compiled | None  # the setup statements
     rolls: list | dict
     decisions: list[str]
     turns: object  # None, an int, or {word: n}
