@@ -77,13 +77,14 @@ def lines_of(entries: list, seat: int | None) -> list[Text]:
     return out
 
 
-def explain(S, d, renderer) -> list[Text]:
-    """Every choice of decision `d` in words: the action's text, what each parameter is."""
+def explain(S, d, renderer, shown: list[str]) -> list[Text]:
+    """Every choice of decision `d` (numbered as `shown`) in words: the action's text,
+    what each parameter is."""
     game = S.game
     about = renderer.points.get(d.point)
     out = [Text(f"P{d.player} decides at '{d.point}'" + (f": {about}" if about else ""),
                 style="bold")]
-    for k, label in enumerate(d.actions, 1):
+    for k, label in enumerate(shown, 1):
         action, args = d.bindings[label]
         if action is None:
             out.append(Text(f"  {k:>2}. {label}: do nothing here, go on"))

@@ -15,6 +15,7 @@ than THINK_AFTER seconds shows a "thinking…" line with the time it has taken.
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import time
@@ -139,41 +140,59 @@ class Session:
 
     def ask(self, state, d) -> str:
         """The label the person at seat `d.player` picks: by number or by typing it."""
-        self.choices(d)
+        shown = sorted(d.actions, key=natural)
+        self.choices(d, shown)
         while True:
             answer = read_line(f"P{d.player}> ", self.console)
-            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(d.actions):
-                return d.actions[int(answer) - 1]
+            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(shown):
+                return shown[int(answer) - 1]
             if answer in d.index:
                 return answer
             word = answer.lower()
             if word in QUIT:
                 raise InputEnded
             if word in HELP:
-                self.say(explain(state, d, self.renderer))
+                self.say(explain(state, d, self.renderer, shown))
             elif word == "rules":
                 self.say(rules_text(self.game))
             elif word == "log":
                 self.say(lines_of(log_seen_by(state, d.player), d.player))
             elif word in VIEW:
                 self.draw(state, d.player)
-                self.choices(d)
+                self.choices(d, shown)
             elif answer:
                 hint = did_you_mean(answer, d.actions)
                 self.console.print(Text(f"'{answer}' is not a choice here; type 1-"
                                         f"{len(d.actions)}, a label, ? for help, or q to stop"
                                         + (f" ({hint})" if hint else ""), style="red"))
 
-    def choices(self, d) -> None:
+    def choices(self, d, shown: list[str]) -> None:
+        """The numbered choices; more than FOLD_AFTER of them in columns, read downwards,
+        so a long list does not push the board off the screen."""
         self.console.print(Text(f"P{d.player}, your choice ({d.point}):", style="bold"))
-        for k, label in enumerate(d.actions, 1):
-            self.console.print(Text(f"  {k:>2}. {label}"))
+        items = [f"  {k:>2}. {label}" for k, label in enumerate(shown, 1)]
+        width = max(len(i) for i in items) + 2
+        cols = max(1, min(self.console.width // width, -(-len(items) // FOLD_AFTER)))
+        if len(items) <= FOLD_AFTER or cols == 1:
+            rows = [[i] for i in items]
+        else:
+            per = -(-len(items) // cols)
+            rows = [items[r::per] for r in range(per)]
+        for row in rows:
+            self.console.print(Text("".join(i.ljust(width) for i in row).rstrip()))
 
     def say(self, lines: list[Text]) -> None:
         self.console.print(Text("\n").join(lines))
 
 
 HELP = frozenset({"?", "help", "h"})
+FOLD_AFTER = 10  # choices listed one a line; more go in columns (a 45-row screen)
+
+
+def natural(label: str) -> list:
+    """The sort key that puts `cell=8,1` before `cell=10,1` (and -2 before -1)."""
+    return [(0, int(t), "") if re.fullmatch(r"-?\d+", t) else (1, 0, t)
+            for t in re.findall(r"-?\d+|[^-\d]+|-", label)]
 VIEW = frozenset({"view", "hand", "board"})
 
 
