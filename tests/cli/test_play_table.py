@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 from rich.console import Console
@@ -144,3 +145,39 @@ def test_news_never_shows_a_hidden_card_to_another_seat(defcon):
     console = Console(width=120, record=True, file=io.StringIO())
     console.print(board)
     assert "restack(tile=" not in console.export_text()
+
+
+def test_a_bot_that_thinks_long_shows_thinking_with_its_time(monkeypatch):
+    """The indicator appears once THINK_AFTER has passed (set to 0 here); the bot's
+    'thinking' is a wait on what the screen shows, never on the clock."""
+    import threading
+
+    from engine.cli import session
+
+    monkeypatch.setattr(session, "THINK_AFTER", 0.0)
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=80)
+    shown = threading.Event()
+
+    class Watch(io.StringIO):
+        def write(self, s):
+            if "thinking…" in s:
+                shown.set()
+            return screen.write(s)
+
+    console.file = Watch()
+    with session.Thinking(console, "P1 (mcts:200)"):
+        assert shown.wait(30)  # the bot is still choosing: the line is on the screen
+    text = screen.getvalue()
+    assert re.search(r"P1 \(mcts:200\) thinking… \d+\.\d s", text)
+    assert text.endswith("\r\x1b[K")  # wiped once the bot has chosen
+
+
+def test_no_thinking_line_when_the_output_is_not_a_terminal(monkeypatch):
+    from engine.cli import session
+
+    monkeypatch.setattr(session, "THINK_AFTER", 0.0)
+    console = Console(file=io.StringIO(), force_terminal=False)
+    with session.Thinking(console, "P1 (random)") as t:
+        pass
+    assert t.thread is None and console.file.getvalue() == ""
