@@ -12,7 +12,18 @@ import typer
 from rich.rule import Rule
 from rich.text import Text
 
-from engine.cli.common import HouseOpt, ModeOpt, PackArg, SeedOpt, SetOpt, decimal, load_game, out, parse_sets
+from engine.cli.common import (
+    HouseOpt,
+    ModeOpt,
+    PackArg,
+    SeedOpt,
+    SetOpt,
+    decimal,
+    load_game,
+    out,
+    parse_sets,
+    seats,
+)
 from engine.errors import HordeError
 
 DelayOpt = Annotated[float, typer.Option(
@@ -24,13 +35,12 @@ ScoresForBotsOpt = Annotated[bool, typer.Option(
 
 
 def seat_specs(players: str | None, game) -> list[str]:
-    """One spec per seat: as given, or one person plus random bots up to the default."""
-    if players is None:
-        return ["human"] + ["random"] * max(game.players_default - 1, 0)
-    specs = [s.strip() for s in players.split(",")]
-    if not all(specs):
-        raise HordeError(f"--players '{players}': an empty seat",
-                         hint="write one bot or 'human' per seat, e.g. human,random,random")
+    """One spec per seat: as given, or one person plus random bots (up to the number
+    given, or the pack's default)."""
+    count, specs = seats(players)
+    if specs is None:
+        n = game.players_default if count is None else count
+        return ["human"] + ["random"] * max(n - 1, 0)
     return specs
 
 
@@ -42,7 +52,8 @@ def play(
     players: Annotated[str | None, typer.Option(
         "--players", "-p", metavar="SEATS",
         help="Who sits at each seat, e.g. human,random,random (the count is the number "
-             "of players). Default: you plus random bots.")] = None,
+             "of players), or a number: you plus random bots. Default: you plus random "
+             "bots up to the pack's default.")] = None,
     seed: SeedOpt = None,
     save: Annotated[Path | None, typer.Option(
         "--save", metavar="FILE",

@@ -47,12 +47,12 @@ class Feed:
                     lines.append(Text(f"▶ for you (P{seat}): " + "; ".join(changed), style=MINE))
         return lines
 
-    def start(self, S, seat: int, seen: bool) -> None:
-        """Where `seat`'s news starts: its row now, and the log so far if `seen` (a
-        resumed game)."""
+    def start(self, S, seat: int) -> None:
+        """Count the log so far as seen by `seat`, and its row now (a resumed game).
+        A new game has no row to compare with before the first decision: its rules have
+        run some way already when the state is made, and the news says what happened."""
         self.row[seat] = self.renderer.cells(S, seat, seat)
-        if seen:
-            self.seen[seat] = len(S.log)
+        self.seen[seat] = len(S.log)
 
 
 def lines_of(entries: list, seat: int | None) -> list[Text]:

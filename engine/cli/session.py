@@ -96,8 +96,9 @@ class Session:
         demo = not self.humans
         if demo:
             self.draw(state, None)
-        for seat in self.humans:  # a resumed game's news starts where it goes on
-            self.feed.start(state, seat, seen=played > 0)
+        if played:  # a resumed game's news starts where it goes on
+            for seat in self.humans:
+                self.feed.start(state, seat)
         holder: int | None = None  # the human who has the device now
         try:
             while (d := state.decision()) is not None:

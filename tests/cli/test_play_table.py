@@ -24,13 +24,14 @@ def test_the_news_before_the_first_decision_starts_at_turn_one(horde):
     news = r.output[:first_prompt]
     for turn in range(1, 8):
         assert f"— turn {turn}: P" in news
-    assert "▶ for you (P0): " in news and "Health" in news  # what changed for them, marked
+    assert "P0 is bitten (health 2)" in news
 
 
 def test_the_person_sees_their_own_knock_out(horde):
     r = horde("play", PACK, "--players", "human,random", "--seed", 3, input="pass\n" * 40)
-    assert "Game over" in r.output
-    assert "P0 is out of the game" in r.output
+    news, _, _ = r.output.rpartition("Game over")
+    assert "› P0 is out of the game" in news  # marked as being about them
+    assert "▶ for you (P0): Health 1/3 → 0/3" in news and "Status — → out" in news
 
 
 def test_question_mark_explains_each_choice_with_the_card_text(horde):
@@ -181,3 +182,19 @@ def test_no_thinking_line_when_the_output_is_not_a_terminal(monkeypatch):
     with session.Thinking(console, "P1 (random)") as t:
         pass
     assert t.thread is None and console.file.getvalue() == ""
+
+
+def test_players_means_the_seats_in_every_command(horde):
+    """--players is a number of seats or who sits at each, in play as in sim and compare."""
+    listed = json.loads(horde("sim", PACK, "-n", 10, "--seed", 1, "--players", "greedy,random",
+                              "--json").output)
+    counted = json.loads(horde("sim", PACK, "-n", 10, "--seed", 1, "--players", 2, "--bots",
+                               "greedy,random", "--json").output)
+    listed.pop("seconds"), counted.pop("seconds")
+    assert listed == counted and listed["bots"] == ["greedy", "random"]
+    r = horde("play", PACK, "--players", 2, "--seed", 1, input="q\n")
+    assert "2 players (human, random)" in r.output
+    both = horde("sim", PACK, "-n", 10, "--players", "greedy,random", "--bots", "random")
+    assert both.exit_code == 1 and "--bots is not needed" in both.output
+    assert horde("compare", PACK, "--set", "health=4", "-n", 10, "--players", "greedy,random"
+                 ).exit_code == 0
