@@ -111,11 +111,11 @@ def _ruler(x0: int, x1: int) -> str:
 
 def _legend(glyph: dict, names: dict[str, str]) -> str:
     """What the characters of the map mean, and the full names of the tiles cut short."""
-    parts = [". street", "# building", "0-9 a player's pawn (its seat)",
-             "* several pawns"] + [f"{g} {kind}" for kind, g in glyph.items()]
+    parts = [". street", "# building", "0-9 a pawn (its seat)", "* pawns"]
+    parts += [f"{g} {kind}" for kind, g in glyph.items()]
     lines = ["legend: " + " · ".join(parts),
-             "squares are column,row: the small numbers (top: column, left: row); tiles by the "
-             "t numbers (column t-1, row t0: the tile at=-1,0)"]
+             "squares: column,row (numbers on top and left) · tiles: t numbers "
+             "(at=-1,0: column t-1, row t0)"]
     if names:
         lines.append("tiles: " + " · ".join(f"{short} = {full}" for short, full in names.items()))
     return "\n".join(textwrap.fill(line, 78, break_long_words=False, break_on_hyphens=False)
