@@ -177,13 +177,13 @@ def _score(S):
         return None
 
 
-# "1 zombies" -> "1 zombie": a pack writes `'{} zombies'` for any count. Only a plain
+# "1 points" -> "1 point": a pack writes `'{} points'` for any count. Only a plain
 # plural after a lone 1 (not "11", "1.5" or "-1"), and not words such as "bus" or "this".
 _ONE_PLURAL = re.compile(r"(?<![\d.,-])\b1 ([a-z]+[^sui])s\b(?!')")
 
 
 def singular(text: str) -> str:
-    """`text` with "1 <word>s" made singular ("1 zombies" -> "1 zombie")."""
+    """`text` with "1 <word>s" made singular ("1 points" -> "1 point")."""
     return _ONE_PLURAL.sub(r"1 \1", text)
 
 
