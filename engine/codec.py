@@ -97,22 +97,35 @@ def state_view(S, player: int | None) -> dict:
     d.pop("rng")
     d.pop("forced")
     d.pop("seed")
-    hidden_ents: set[int] = set()
     zones: dict[str, object] = {}
-    for key, uids in S.zones.items():
-        name, _, owner = key.partition("#")
-        vis = S.game.zones[name].visible
-        shown = vis == "all" or (vis == "owner" and player is not None and owner == str(player))
-        if shown:
-            zones[key] = list(uids)
-        else:
-            zones[key] = {"hidden": len(uids)}
-            hidden_ents.update(uids)
+    hidden_ents = _hidden(S, player, zones)
     d["zones"] = zones
     d["ents"] = {u: e for u, e in d["ents"].items() if int(u) not in hidden_ents}
     d["log"], d["history"] = _masked_acts(d["log"], d["history"], hidden_ents, player)
     d["viewer"] = player
     return d
+
+
+def _hidden(S, player: int | None, shown: dict | None = None) -> set[int]:
+    """The entities `player` may not see; `shown` gets each zone as `player` sees it."""
+    hidden: set[int] = set()
+    for key, uids in S.zones.items():
+        name, _, owner = key.partition("#")
+        vis = S.game.zones[name].visible
+        if vis == "all" or (vis == "owner" and player is not None and owner == str(player)):
+            if shown is not None:
+                shown[key] = list(uids)
+        else:
+            if shown is not None:
+                shown[key] = {"hidden": len(uids)}
+            hidden.update(uids)
+    return hidden
+
+
+def log_seen_by(S, player: int | None) -> list:
+    """The game log as `player` may read it (other players' actions on now hidden entities
+    shortened, as in `state_view`), without building the whole view."""
+    return _masked_acts(S.log, [], _hidden(S, player), player)[0]
 
 
 def _masked_acts(log: list, history: list, hidden: set[int], player: int | None):

@@ -30,12 +30,26 @@ def pack_hash(raw: dict, params: dict, mode: str | None, version: int = HASH_VER
     Version 2 covers the merged pack in its own key order (the order of zones, actions and
     dice decides play), the mode, the params and the version. Version 1 sorted the keys, so
     a pack with its zones reordered kept its hash; it stays to check games saved with it.
-    Keys only scenarios read (`NOT_PLAY`) are left out: adding them keeps saved games valid."""
+    Both leave out keys only scenarios read (`NOT_PLAY`) and the words an ask or window gives
+    players (its `text:`): they decide nothing, and a game recorded before a pack gained them
+    still replays."""
     if any(k in raw for k in NOT_PLAY):
         raw = {k: v for k, v in raw.items() if k not in NOT_PLAY}
+    raw = _without_point_texts(raw)
     blob = [raw, params] if version == 1 else [version, mode, raw, params]
     text = json.dumps(blob, sort_keys=version == 1, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _without_point_texts(node):
+    """`node` with the `text:` of every flow node that asks or opens a window taken out
+    (every other key in its own order)."""
+    if isinstance(node, dict):
+        point = "ask" in node or "window" in node
+        return {k: _without_point_texts(v) for k, v in node.items() if not (point and k == "text")}
+    if isinstance(node, list):
+        return [_without_point_texts(v) for v in node]
+    return node
 
 
 @dataclass

@@ -72,8 +72,8 @@ def load(path: Path | None = None) -> list[dict]:
 # What an entry may hold, and of which type (`pack` and `score` it must): a table with
 # anything else is damaged, so no part of horde meets a null mode or a text score.
 _ENTRY = {"pack": str, "score": int, "mode": str, "when": str, "players": int, "seed": int,
-          "turns": int, "params": dict, "name": str}
-_TYPE_NAMES = {str: "text", int: "a whole number", dict: "an object"}
+          "turns": int, "params": dict, "name": str, "bots": list}
+_TYPE_NAMES = {str: "text", int: "a whole number", dict: "an object", list: "a list"}
 
 
 def _bad_entry(e) -> str | None:
@@ -161,8 +161,10 @@ def _changed_params(game) -> dict:
     return out
 
 
-def record_score(game, state, *, name: str | None = None, path: Path | None = None) -> dict | None:
-    """Add a finished game's score to the table if its pack keeps high scores.
+def record_score(game, state, *, name: str | None = None, path: Path | None = None,
+                 bots: list[str] | None = None) -> dict | None:
+    """Add a finished game's score to the table if its pack keeps high scores; `bots`:
+    the specs of the bots that played, kept so the table can mark a bot's game.
 
     Returns the new entry with its `rank` among games of the same pack and mode (1 is
     best), or None when the pack keeps no scores or the game is not over."""
@@ -178,6 +180,8 @@ def record_score(game, state, *, name: str | None = None, path: Path | None = No
         "players": len(state.pl), "seed": state.seed, "turns": state.turns,
         "params": _changed_params(game), "name": name or "",
     }
+    if bots:
+        entry["bots"] = [str(b) for b in bots]
     with _locked(path):
         entries = load(path)
         entries.append(entry)

@@ -15,6 +15,8 @@ columns, so the picture stays readable in an 80-column terminal.
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
 
 from engine.board.cell import Cell
@@ -91,7 +93,21 @@ def draw_grid(board, S, viewer) -> Text:
         if melee:
             out.append("  ◂ " + " ".join(melee), style="cyan")
     out.rstrip()
+    out.append("\n")
+    out.append(legend(dr, board, point, rings), style="dim")
     return out
+
+
+def legend(dr: _Drawing, board, point, rings) -> str:
+    """What each character of the picture means, in the pack's names."""
+    parts = [f"{g} {kind}" for kind, g in dr.glyphs.items()]
+    parts += [f"{EMPTY} empty", "+ more than one on a square", "rows and columns: row,col"]
+    if point is not None:
+        parts.append(f"right: distance to {point.name}")
+        if rings:
+            parts.append("shaded: within reach")
+    return textwrap.fill("legend: " + " · ".join(parts), 78, break_long_words=False,
+                         break_on_hyphens=False)
 
 
 def _cell(out: Text, S, dr: _Drawing, board, uids, shade: str) -> None:

@@ -58,6 +58,30 @@ SeedOpt = Annotated[int | None, typer.Option("--seed", "-s", parser=whole(), hel
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON to stdout instead of tables.")]
 
 
+def seats(text: str | None, bots: str | None = None) -> tuple[int | None, list[str] | None]:
+    """`--players`, the same in every command: a number of seats (`3`), or who sits at
+    each, comma-separated (`human,greedy`, `greedy,random`). Returns (count, specs); with
+    a number, specs are `bots` (the sim commands' `--bots`) split, or None."""
+    given = [b.strip() for b in bots.split(",")] if bots is not None else None
+    if text is None:
+        return None, given
+    t = text.strip()
+    if _WHOLE.fullmatch(t):
+        n = int(t)
+        if n < 1:
+            raise HordeError(f"--players {t}: at least one seat")
+        return n, given
+    specs = [s.strip() for s in t.split(",")]
+    if not all(specs):
+        raise HordeError(f"--players '{text}': an empty seat",
+                         hint="write one bot or 'human' per seat, e.g. human,random,random")
+    if given is not None:
+        raise HordeError("--players names who sits at each seat, so --bots is not needed",
+                         hint="give either --players greedy,random or --players 2 --bots "
+                              "greedy,random")
+    return len(specs), specs
+
+
 def out() -> Console:
     return Console(highlight=False, soft_wrap=True)
 

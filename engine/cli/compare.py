@@ -32,6 +32,7 @@ from engine.cli.sim import (
     interrupted_note,
     jobs_count,
     progress_bar,
+    seat_bots,
     seating,
     wide,
 )
@@ -85,7 +86,7 @@ def compare(
     variants: VariantsArg = None,
     set_: SetOpt = None,
     players: PlayersOpt = None,
-    bots: BotsOpt = "random",
+    bots: BotsOpt = None,
     games: GamesOpt = 1000,
     seed: BatchSeedOpt = 0,
     jobs: JobsOpt = 1,
@@ -113,11 +114,12 @@ def compare(
     if len(set(names)) < len(names):
         raise HordeError("a variant is named twice")
     check_games(games * len(names))
+    count, specs = seat_bots(players, bots)
     workers = jobs_count(jobs, force_jobs)
     parsed = [parse_variant(v) for v in names]
     gameset = [load_variant(pack, v) for v in parsed]
-    players = gameset[0].players_default if players is None else players
-    batches = [Batch.of(g, players, bots.split(","), games, seed, label=v.label)
+    count = gameset[0].players_default if count is None else count
+    batches = [Batch.of(g, count, specs, games, seed, label=v.label)
                for g, v in zip(gameset, parsed, strict=True)]
     with progress_bar(games * len(batches), "comparing") as progress:
         results = run_batches(batches, jobs=workers, progress=progress)

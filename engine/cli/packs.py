@@ -22,8 +22,12 @@ def list_packs() -> None:
         console.print("no packs found")
         return
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for name in ("Pack", "Title", "Players", "Modes", "House rules"):
-        table.add_column(name, overflow="fold")
+    for name in ("Pack", "Title", "Players"):
+        table.add_column(name, overflow="fold", no_wrap=name != "Title")
+    for name, lists in (("Modes", [p.modes for p in packs]), ("House rules", [p.house for p in packs])):
+        # a name is never broken: the column is at least as wide as the longest one
+        longest = max((len(n) for names in lists for n in names), default=1)
+        table.add_column(name, min_width=max(longest + 1, len(name)))
     for p in packs:
         if p.players_min is None:
             players = "?"

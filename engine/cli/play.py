@@ -4,6 +4,7 @@ record, or shown again from one."""
 from __future__ import annotations
 
 import random
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -11,21 +12,35 @@ import typer
 from rich.rule import Rule
 from rich.text import Text
 
-from engine.cli.common import HouseOpt, ModeOpt, PackArg, SeedOpt, SetOpt, decimal, load_game, out, parse_sets
+from engine.cli.common import (
+    HouseOpt,
+    ModeOpt,
+    PackArg,
+    SeedOpt,
+    SetOpt,
+    decimal,
+    load_game,
+    out,
+    parse_sets,
+    seats,
+)
 from engine.errors import HordeError
 
 DelayOpt = Annotated[float, typer.Option(
     "--delay", metavar="SECONDS", parser=decimal(0), help="Pause between decisions when only bots play.")]
 
+ScoresForBotsOpt = Annotated[bool, typer.Option(
+    "--scores-for-bots", help="Record the score in the high-score table even when bots "
+                              "played (marked with the bots' names).")]
+
 
 def seat_specs(players: str | None, game) -> list[str]:
-    """One spec per seat: as given, or one person plus random bots up to the default."""
-    if players is None:
-        return ["human"] + ["random"] * max(game.players_default - 1, 0)
-    specs = [s.strip() for s in players.split(",")]
-    if not all(specs):
-        raise HordeError(f"--players '{players}': an empty seat",
-                         hint="write one bot or 'human' per seat, e.g. human,random,random")
+    """One spec per seat: as given, or one person plus random bots (up to the number
+    given, or the pack's default)."""
+    count, specs = seats(players)
+    if specs is None:
+        n = game.players_default if count is None else count
+        return ["human"] + ["random"] * max(n - 1, 0)
     return specs
 
 
@@ -37,13 +52,15 @@ def play(
     players: Annotated[str | None, typer.Option(
         "--players", "-p", metavar="SEATS",
         help="Who sits at each seat, e.g. human,random,random (the count is the number "
-             "of players). Default: you plus random bots.")] = None,
+             "of players), or a number: you plus random bots. Default: you plus random "
+             "bots up to the pack's default.")] = None,
     seed: SeedOpt = None,
     save: Annotated[Path | None, typer.Option(
         "--save", metavar="FILE",
         help="Write the game record to FILE (for `horde replay` and `horde resume`).")
     ] = None,
     delay: DelayOpt = 0.0,
+    scores_for_bots: ScoresForBotsOpt = False,
 ) -> None:
     """Play a game at the terminal: people choose from numbered lists, bots play themselves."""
     from engine.atomic import check_target
@@ -61,36 +78,56 @@ def play(
     if save is not None:
         check_target(save)  # before the game: a game played for nothing is lost
     bots = [make_bot(spec, bot_seed(seed, 0, s), game) for s, spec in enumerate(specs)]
-    state = Session(game, specs, bots, seed, out(), delay).run()
-    _after(state, save, lambda: make_record(state, pack, house or [], parse_sets(set_), specs))
+    session = Session(game, specs, bots, seed, out(), delay)
+    state = session.run()
+    _after(session, state, save,
+           lambda: make_record(state, pack, house or [], parse_sets(set_), specs),
+           scores_for_bots)
 
 
-def _after(state, save: Path | None, record) -> None:
+def _after(session, state, save: Path | None, record, scores_for_bots: bool = False) -> None:
     """The end of a session: the record saved, then the score (packs that keep high scores).
     In that order, and a problem with the score table only a warning: it never costs the
-    game itself."""
+    game itself. A game stopped with Ctrl-C is saved like one stopped with `q`, then
+    exits with 130."""
     from engine.record import save as save_record
 
     try:
         if save is not None:
             save_record(record(), save)
             out().print(Text(f"saved to {save}"))
+            if session.stopped:
+                out().print(Text(f"to go on with it: horde resume {shlex.quote(str(save))}",
+                                 style="bold"))
+        elif session.stopped:
+            out().print(Text("not saved: play with --save FILE to be able to go on later "
+                             "(horde resume FILE)", style="dim"))
     finally:
-        _score(state)
+        _score(state, session, scores_for_bots)
+    if session.interrupted:
+        raise typer.Exit(130)
 
 
-def _score(state) -> None:
+def _score(state, session, scores_for_bots: bool) -> None:
+    from engine.bots import is_human
     from engine.scores import record_score
 
+    bots = [spec for spec, bot in zip(session.specs, session.bots, strict=True)
+            if not is_human(bot)]
+    if bots and not scores_for_bots and state.game.highscores and state.over:
+        out().print(Text("score not recorded: bots played (--scores-for-bots records it, "
+                         "marked as a bot's game)", style="dim"))
+        return
     try:
-        entry = record_score(state.game, state)  # only packs with `highscores:`
+        entry = record_score(state.game, state, bots=bots)  # only packs with `highscores:`
     except HordeError as exc:
         hint = f"; {exc.problem.hint}" if exc.problem.hint else ""
         typer.echo(f"warning: the score was not recorded: {exc.problem.message}{hint}", err=True)
         return
     if entry is not None:
-        out().print(Text(f"score {entry['score']}: #{entry['rank']} in the local high-score "
-                         "table (`horde scores`)", style="bold"))
+        who = " (a bot's game)" if bots else ""
+        out().print(Text(f"score {entry['score']}{who}: #{entry['rank']} in the local "
+                         "high-score table (`horde scores`)", style="bold"))
 
 
 def resume(
@@ -104,6 +141,7 @@ def resume(
         help="Write the game record here (default: back to FILE, the game so far and on).")
     ] = None,
     delay: DelayOpt = 0.0,
+    scores_for_bots: ScoresForBotsOpt = False,
 ) -> None:
     """Go on with a saved game (stopped with `q`) where it was left, and save it again.
 
@@ -129,9 +167,12 @@ def resume(
                          f"not {len(specs)}")
     made = len(state.history)  # the bots' dice depend on where the game goes on
     bots = [make_bot(spec, bot_seed(state.seed, made, s), state.game) for s, spec in enumerate(specs)]
-    state = Session(state.game, specs, bots, state.seed, out(), delay).run(state)
+    session = Session(state.game, specs, bots, state.seed, out(), delay)
+    state = session.run(state)
     house = [h["path"] for h in record["house"]]
-    _after(state, save or file, lambda: make_record(state, record["pack"], house, record["params"], specs))
+    _after(session, state, save or file,
+           lambda: make_record(state, record["pack"], house, record["params"], specs),
+           scores_for_bots)
 
 
 def replay(
@@ -140,7 +181,7 @@ def replay(
         "--step", help="Wait for Enter after each decision.")] = False,
 ) -> None:
     """Show a recorded game again: the state after each decision, and the result."""
-    from engine.cli.session import InputEnded, read_line
+    from engine.cli.session import QUIT, InputEnded, read_line
     from engine.record import load
     from engine.record import replay as states_of
     from engine.render import Renderer
@@ -166,9 +207,13 @@ def replay(
         deciding = d.player if d is not None else None
         if step and k < total:
             try:
-                read_line("Enter for the next decision ", console)
+                answer = read_line("Enter for the next decision, q to stop ", console)
             except InputEnded:
                 step = False
+                continue
+            if answer.lower() in QUIT:
+                console.print(Text(f"Stopped after decision {k}/{total}.", style="yellow"))
+                return
     if state is None or not state.over:  # else the last drawing ends with the result
         console.print(Text("The record stops before the end of the game.", style="yellow"))
 

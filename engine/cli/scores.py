@@ -27,6 +27,8 @@ def scores(
 
     entries = table.top(pack, mode, limit)
     console = out()
+    if pack is not None and not entries:
+        _check_pack(pack)
     if as_json:
         console.print_json(json.dumps(entries))
         return
@@ -47,10 +49,28 @@ def scores(
     for k, e in enumerate(entries, 1):
         settings = ", ".join(f"{n}={v}" for n, v in sorted((e.get("params") or {}).items()))
         game = e["pack"] + (f" · {e['mode']}" if e.get("mode") else "")
-        grid.add_row(Text(str(k)), Text(str(e["score"]), style="bold"), Text(game),
-                     Text(str(e.get("players", "?"))), Text(str(e.get("turns", "?"))),
+        players = str(e.get("players", "?"))
+        if e.get("bots"):
+            players += " (bots: " + ", ".join(str(b) for b in e["bots"]) + ")"
+        score = Text(str(e["score"]), style="bold")
+        if e.get("bots"):
+            score.append(" (bot)", style="dim")
+        grid.add_row(Text(str(k)), score, Text(game),
+                     Text(players), Text(str(e.get("turns", "?"))),
                      Text(settings or "—"), Text(str(e.get("when", ""))[:10]))
     console.print(grid)
+
+
+def _check_pack(pack: str) -> None:
+    """A pack name that is neither a bundled pack nor one with scores: a clear error."""
+    from engine import scores as table
+    from engine.errors import HordeError, did_you_mean
+    from engine.pack.loader import list_packs
+
+    known = {p.id for p in list_packs()} | {e["pack"] for e in table.load()}
+    if pack not in known:
+        raise HordeError(f"no pack '{pack}'", hint=did_you_mean(pack, sorted(known))
+                         or f"the packs: {', '.join(sorted(known))}")
 
 
 def register(app: typer.Typer) -> None:

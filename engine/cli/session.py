@@ -4,13 +4,20 @@ Human seats choose from numbered lists (or type a label); bots play by themselve
 one person at the table their view is drawn before each of their decisions; with several
 (hot seat) a "pass the device" screen comes first, so nobody sees another's hand; with
 nobody (a demo) the spectator view is drawn after every decision. End of input, or `q` at
-a prompt, stops the game politely, keeping what was played (it can still be saved, and
-`horde resume` goes on with it later).
+a prompt, or Ctrl-C, stops the game politely, keeping what was played (it can still be
+saved, and `horde resume` goes on with it later).
+
+Before each of a person's decisions they see everything that happened since their last
+one (`engine.cli.seen`); at a prompt `?` explains the choices, `rules`, `log` and `view`
+show the pack's summary, the whole log and their screen again. A bot that thinks longer
+than THINK_AFTER seconds shows a "thinking…" line with the time it has taken.
 """
 
 from __future__ import annotations
 
+import re
 import sys
+import threading
 import time
 from dataclasses import dataclass
 
@@ -20,6 +27,8 @@ from rich.rule import Rule
 from rich.text import Text
 
 from engine.bots import is_human
+from engine.cli.seen import Feed, explain, lines_of, rules_text
+from engine.codec import log_seen_by
 from engine.errors import did_you_mean
 from engine.game import Game
 from engine.render import Renderer
@@ -42,6 +51,10 @@ def read_line(prompt: str, console: Console) -> str:
     return line.strip()
 
 
+FEED_ROOM = 16  # lines of news that fit in the board's log panel on a 45-row screen
+THINK_AFTER = 0.5  # seconds a bot may think before the "thinking…" line shows
+
+
 @dataclass
 class Session:
     game: Game
@@ -51,28 +64,41 @@ class Session:
     console: Console
     delay: float = 0.0
     stopped: bool = False
+    interrupted: bool = False  # stopped by Ctrl-C rather than `q` or the end of input
 
     def __post_init__(self):
         self.humans = [i for i, b in enumerate(self.bots) if is_human(b)]
         self.renderer = Renderer(self.game, names=self.specs)
+        self.feed = Feed(self.renderer)
 
-    def draw(self, state, viewer: int | None) -> None:
+    def draw(self, state, viewer: int | None, news: list[Text] | None = None) -> None:
+        """The board for `viewer`, with `news` (what it has not seen yet) as its log:
+        inside the board when it fits, else before the board, in full."""
         self.console.print(Rule(style="dim"))
-        self.console.print(self.renderer.render(state, viewer))
+        if news is not None and len(news) > FEED_ROOM:
+            self.console.print(Text("\n").join(news))
+            self.console.print(Rule(style="dim"))
+            news = []
+        log = Text("\n").join(news) if news is not None else None
+        self.console.print(self.renderer.render(state, viewer, log=log))
 
     def run(self, state=None):
-        """Play to the end (or until input ends); returns the last state. With `state`, go
-        on from there (a resumed game)."""
+        """Play to the end (or until a player stops); returns the last state. With
+        `state`, go on from there (a resumed game)."""
         if state is None:
             state = self.game.new_state(players=len(self.specs), seed=self.seed)
         played = len(state.history)
-        self.console.print(Text(f"{self.game.title}: {len(self.specs)} players "
+        n = len(self.specs)
+        self.console.print(Text(f"{self.game.title}: {n} player{'' if n == 1 else 's'} "
                                 f"({', '.join(self.specs)}), seed {self.seed}"
                                 + (f", resumed after {played} decisions" if played else ""),
                                 style="bold"))
         demo = not self.humans
         if demo:
             self.draw(state, None)
+        if played:  # a resumed game's news starts where it goes on
+            for seat in self.humans:
+                self.feed.start(state, seat)
         holder: int | None = None  # the human who has the device now
         try:
             while (d := state.decision()) is not None:
@@ -81,26 +107,28 @@ class Session:
                     if len(self.humans) > 1 and holder != d.player:
                         self.hand_over(d.player)
                     holder = d.player
-                    self.draw(state, d.player)
+                    self.draw(state, d.player, self.feed.take(state, d.player))
                     label = self.ask(state, d)
                 else:
-                    label = bot.choose(state, d)
-                    if not demo and label != "pass":
-                        self.console.print(Text(f"P{d.player} ({self.specs[d.player]}) "
-                                                f"plays {label}", style="cyan"))
+                    with Thinking(self.console, f"P{d.player} ({self.specs[d.player]})"):
+                        label = bot.choose(state, d)
                 state.apply(label)
                 if demo:
                     self.draw(state, None)
                     if self.delay > 0:
                         time.sleep(self.delay)
-        except InputEnded:
+        except (InputEnded, KeyboardInterrupt) as exc:
             self.stopped = True
+            self.interrupted = isinstance(exc, KeyboardInterrupt)
             n = len(state.history)
+            self.console.print()
             self.console.print(Text(f"Stopped: the game ends after {n} decision"
                                     f"{'' if n == 1 else 's'}.", style="yellow"))
             return state
         if not demo:  # the demo drew the final state already; its last line is the result
-            self.draw(state, self.humans[0] if len(self.humans) == 1 else None)
+            one = self.humans[0] if len(self.humans) == 1 else None
+            since = None if one is not None else min(self.feed.seen.values(), default=0)
+            self.draw(state, one, self.feed.take(state, one, since))
         return state
 
     def hand_over(self, seat: int) -> None:
@@ -113,19 +141,90 @@ class Session:
 
     def ask(self, state, d) -> str:
         """The label the person at seat `d.player` picks: by number or by typing it."""
-        self.console.print(Text(f"P{d.player}, your choice ({d.point}):", style="bold"))
-        for k, label in enumerate(d.actions, 1):
-            self.console.print(Text(f"  {k:>2}. {label}"))
+        shown = sorted(d.actions, key=natural)
+        self.choices(d, shown)
         while True:
             answer = read_line(f"P{d.player}> ", self.console)
-            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(d.actions):
-                return d.actions[int(answer) - 1]
+            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(shown):
+                return shown[int(answer) - 1]
             if answer in d.index:
                 return answer
-            if answer.lower() in QUIT:
+            word = answer.lower()
+            if word in QUIT:
                 raise InputEnded
-            if answer:
+            if word in HELP:
+                self.say(explain(state, d, self.renderer, shown))
+            elif word == "rules":
+                self.say(rules_text(self.game))
+            elif word == "log":
+                self.say(lines_of(log_seen_by(state, d.player), d.player))
+            elif word in VIEW:
+                self.draw(state, d.player)
+                self.choices(d, shown)
+            elif answer:
                 hint = did_you_mean(answer, d.actions)
                 self.console.print(Text(f"'{answer}' is not a choice here; type 1-"
-                                        f"{len(d.actions)}, a label, or q to stop"
+                                        f"{len(d.actions)}, a label, ? for help, or q to stop"
                                         + (f" ({hint})" if hint else ""), style="red"))
+
+    def choices(self, d, shown: list[str]) -> None:
+        """The numbered choices; more than FOLD_AFTER of them in columns, read downwards,
+        so a long list does not push the board off the screen."""
+        self.console.print(Text(f"P{d.player}, your choice ({d.point}):", style="bold"))
+        items = [f"  {k:>2}. {label}" for k, label in enumerate(shown, 1)]
+        width = max(len(i) for i in items) + 2
+        cols = max(1, min(self.console.width // width, -(-len(items) // FOLD_AFTER)))
+        if len(items) <= FOLD_AFTER or cols == 1:
+            rows = [[i] for i in items]
+        else:
+            per = -(-len(items) // cols)
+            rows = [items[r::per] for r in range(per)]
+        for row in rows:
+            self.console.print(Text("".join(i.ljust(width) for i in row).rstrip()))
+
+    def say(self, lines: list[Text]) -> None:
+        self.console.print(Text("\n").join(lines))
+
+
+HELP = frozenset({"?", "help", "h"})
+FOLD_AFTER = 10  # choices listed one a line; more go in columns (a 45-row screen)
+
+
+def natural(label: str) -> list:
+    """The sort key that puts `cell=8,1` before `cell=10,1` (and -2 before -1)."""
+    return [(0, int(t), "") if re.fullmatch(r"-?\d+", t) else (1, 0, t)
+            for t in re.findall(r"-?\d+|[^-\d]+|-", label)]
+VIEW = frozenset({"view", "hand", "board"})
+
+
+class Thinking:
+    """`P1 (mcts) thinking… 2.4 s` on the terminal while a bot takes longer than
+    THINK_AFTER seconds, updated a few times a second and wiped when it has chosen."""
+
+    def __init__(self, console: Console, who: str):
+        self.console, self.who = console, who
+        self.done = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def __enter__(self):
+        if self.console.is_terminal:
+            self.thread = threading.Thread(target=self._show, daemon=True)
+            self.thread.start()
+        return self
+
+    def _show(self) -> None:
+        start = time.monotonic()
+        if self.done.wait(THINK_AFTER):
+            return
+        out = self.console.file
+        while not self.done.wait(0.2):
+            out.write(f"\r{self.who} thinking… {time.monotonic() - start:.1f} s")
+            out.flush()
+        out.write("\r\x1b[K")
+        out.flush()
+
+    def __exit__(self, *exc):
+        self.done.set()
+        if self.thread is not None:
+            self.thread.join()
+        return False

@@ -25,15 +25,28 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from engine.cli.common import HouseOpt, JsonOpt, ModeOpt, PackArg, SetOpt, err, load_game, out, whole
+from engine.cli.common import (
+    HouseOpt,
+    JsonOpt,
+    ModeOpt,
+    PackArg,
+    SetOpt,
+    err,
+    load_game,
+    out,
+    seats,
+    whole,
+)
 from engine.errors import HordeError
 
-PlayersOpt = Annotated[int | None, typer.Option(
-    "--players", "-p", parser=whole(1), help="Number of players (default: the pack's default).")]
-BotsOpt = Annotated[str, typer.Option(
+PlayersOpt = Annotated[str | None, typer.Option(
+    "--players", "-p", metavar="SEATS",
+    help="The seats, as in `horde play`: a number of players (default: the pack's "
+         "default), or the bot at each seat, e.g. greedy,random.")]
+BotsOpt = Annotated[str | None, typer.Option(
     "--bots", "-b", metavar="BOTS",
     help="Bots by seat, comma-separated (random, greedy, policy:NAME, mcts:200, mcts:0.5s); "
-         "the list cycles over the seats.")]
+         "the list cycles over the seats. Default: random.")]
 GamesOpt = Annotated[int, typer.Option("-n", "--games", parser=whole(1), help="Games to play.")]
 BatchSeedOpt = Annotated[int, typer.Option("--seed", "-s", parser=whole(), help="Master seed of the batch.")]
 JobsOpt = Annotated[int, typer.Option(
@@ -116,13 +129,19 @@ def finish(results) -> None:
         raise typer.Exit(130)
 
 
+def seat_bots(players: str | None, bots: str | None) -> tuple[int | None, list[str]]:
+    """--players and --bots as the number of seats and the bots that cycle over them."""
+    count, specs = seats(players, bots)
+    return count, specs or ["random"]
+
+
 def sim(
     pack: PackArg,
     mode: ModeOpt = None,
     house: HouseOpt = None,
     set_: SetOpt = None,
     players: PlayersOpt = None,
-    bots: BotsOpt = "random",
+    bots: BotsOpt = None,
     games: GamesOpt = 100,
     seed: BatchSeedOpt = 0,
     jobs: JobsOpt = 1,
@@ -138,10 +157,11 @@ def sim(
     from engine.sim.parallel import check_games
 
     check_games(games)
+    count, specs = seat_bots(players, bots)
     workers = jobs_count(jobs, force_jobs)
     game = load_game(pack, mode, house, set_)
     with progress_bar(games) as progress:
-        result = simulate(game, players, bots.split(","), games, seed, progress=progress,
+        result = simulate(game, count, specs, games, seed, progress=progress,
                           jobs=workers)
     if result.interrupted:
         interrupted_note([result])

@@ -32,6 +32,7 @@ from engine.cli.sim import (
     interrupted_note,
     jobs_count,
     progress_bar,
+    seat_bots,
     seating,
     wide,
 )
@@ -103,7 +104,7 @@ def sweep(
     house: HouseOpt = None,
     set_: SetOpt = None,
     players: PlayersOpt = None,
-    bots: BotsOpt = "random",
+    bots: BotsOpt = None,
     games: Annotated[int, typer.Option("-n", "--games", parser=whole(1),
                                        help="Games per combination.")] = 200,
     seed: BatchSeedOpt = 0,
@@ -129,6 +130,7 @@ def sweep(
     shown = measure or (goal[0] if goal else "win_rate")
     combos = combinations(ranges)
     check_games(games * len(combos))
+    count, specs = seat_bots(players, bots)
     workers = jobs_count(jobs, force_jobs)
     fixed = parse_sets(set_)
     batches = []
@@ -136,7 +138,7 @@ def sweep(
         game = load(pack, mode=mode, house=list(house or []),
                     params={**fixed, **{k: str(v).lower() if isinstance(v, bool) else str(v)
                                         for k, v in params.items()}})
-        batches.append(Batch.of(game, players, bots.split(","), games, seed,
+        batches.append(Batch.of(game, count, specs, games, seed,
                                 label=label_of(params)))
     from engine.sim.measures import parse_measure
     from engine.sim.result import SimResult

@@ -10,12 +10,15 @@ readable in an 80-column terminal.
 
 from __future__ import annotations
 
+import re
+
 from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from engine.codec import log_seen_by
 from engine.dsl.values import P
 from engine.flow.machine import evaluate
 from engine.render.spec import compile_view
@@ -29,16 +32,19 @@ class Renderer:
         self.game = game
         self.spec = compile_view(game)
         self.names = names  # per seat, e.g. "random"; shown next to P<n>
+        self.points = point_texts(game)
 
     # ---------- the whole screen ----------
-    def render(self, S, viewer: int | None = None) -> RenderableType:
+    def render(self, S, viewer: int | None = None, log: RenderableType | None = None
+               ) -> RenderableType:
+        """The screen for `viewer`; `log` in place of the last lines of the log."""
         parts: list[RenderableType] = [self.header(S, viewer), self.players(S, viewer)]
         parts += self.extensions(S, viewer)
         if self.spec.turn:
             parts.append(self.turn(S, viewer))
         if self.spec.zones:
             parts.append(self.zones(S))
-        parts.append(self.log(S))
+        parts.append(self.log(S, viewer) if log is None else log)
         parts.append(Text(self.status(S), style="bold green" if S.over else "bold"))
         return Group(*parts)
 
@@ -60,6 +66,16 @@ class Renderer:
         elif self.names and i < len(self.names):
             text.append(f" {self.names[i]}", style="dim")
         return text
+
+    def cells(self, S, i: int, viewer: int | None) -> list[tuple[str, str]]:
+        """Seat `i`'s row of the players table as (label, text) pairs, seen by `viewer`."""
+        L = {"p": P(i)}
+        out = []
+        for col in self.spec.players:
+            high = evaluate(S, col.max, L) if col.max is not None else None
+            text = show(S, evaluate(S, col.value, L), viewer, high, col.text).plain
+            out.append((col.label, text.lstrip("█░ ")))  # a bar reads as its numbers
+        return out
 
     def players(self, S, viewer: int | None) -> Table:
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
@@ -110,22 +126,24 @@ class Renderer:
                 text.append(f" {len(S.zones.get(name, []))}")
         return text
 
-    def log(self, S, lines: int = LOG_LINES) -> Text:
-        out = [line for line in (log_line(e) for e in S.log) if line][-lines:]
+    def log(self, S, viewer: int | None = None, lines: int = LOG_LINES) -> Text:
+        """The last lines of the log as `viewer` may read it (`log_seen_by`)."""
+        out = [line for line in (log_line(e) for e in log_seen_by(S, viewer)) if line][-lines:]
         return Text("\n".join(out), style="italic") if out else Text("")
 
     def status(self, S) -> str:
         d = S.decision()
         if d is None:
             return f"Game over: {result_text(S)}"
-        return f"P{d.player} to decide ({d.point})"
+        about = self.points.get(d.point)
+        return f"P{d.player} to decide ({d.point}" + (f": {about})" if about else ")")
 
 
 def log_line(entry: dict) -> str | None:
     """The line a log entry gets in the log panel, or None for entries not worth a line."""
     t = entry.get("t")
     if t == "msg":
-        return f"  {entry.get('text', '')}"
+        return f"  {singular(str(entry.get('text', '')))}"
     if t == "turn":
         return f"— turn {entry.get('n')}: P{entry.get('p')} —"
     if t == "act" and entry.get("a") != "pass":
@@ -144,4 +162,45 @@ def result_text(S) -> str:
         return f"{', '.join(names[:-1])} and {names[-1]} win"
     if S.limit_hit:
         return "turn limit reached: no winner"
+    if len(S.pl) == 1 and S.losers:  # a solo game lost: say so, with its score
+        score = _score(S)
+        return "P0 loses" + (f" with a score of {score}" if score is not None else "")
     return "no winner"
+
+
+def _score(S):
+    from engine.scores import ScoresError, score_of
+
+    try:
+        return score_of(S.game, S)
+    except ScoresError:
+        return None
+
+
+# "1 points" -> "1 point": a pack writes `'{} points'` for any count. Only a plain
+# plural after a lone 1 (not "11", "1.5" or "-1"), and not words such as "bus" or "this".
+_ONE_PLURAL = re.compile(r"(?<![\d.,-])\b1 ([a-z]+[^sui])s\b(?!')")
+
+
+def singular(text: str) -> str:
+    """`text` with "1 <word>s" made singular ("1 points" -> "1 point")."""
+    return _ONE_PLURAL.sub(r"1 \1", text)
+
+
+def point_texts(game) -> dict[str, str]:
+    """The words a pack gives its decision points (`text:` on an ask or window)."""
+    texts: dict[str, str] = {}
+    _collect_points(game.raw, texts)
+    return texts
+
+
+def _collect_points(node, into: dict) -> None:
+    if isinstance(node, dict):
+        point = node.get("ask", node.get("window"))
+        if isinstance(point, str) and isinstance(node.get("text"), str):
+            into.setdefault(point, node["text"])
+        for v in node.values():
+            _collect_points(v, into)
+    elif isinstance(node, list):
+        for v in node:
+            _collect_points(v, into)

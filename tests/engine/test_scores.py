@@ -107,9 +107,11 @@ def test_the_command_shows_the_table(game, data_dir):
     scores.record_score(game, finished(game, 42))
     shown = runner.invoke(app, ["scores", "theyre-coming"])
     assert shown.exit_code == 0 and "42" in shown.output and MODE in shown.output
-    misspelt = runner.invoke(app, ["scores", "theyre-comin"])
-    assert misspelt.exit_code == 0 and "no scores yet for theyre-comin" in misspelt.output
-    assert f"hint: scores are kept for theyre-coming --mode {MODE}" in misspelt.output
+    misspelt = runner.invoke(app, ["scores", "theyre-comin"])  # no such pack: the closest
+    assert misspelt.exit_code == 1 and "did you mean 'theyre-coming'?" in misspelt.output
+    wrong_mode = runner.invoke(app, ["scores", "theyre-coming", "--mode", "kamikaz"])
+    assert wrong_mode.exit_code == 0 and "no scores yet for theyre-coming" in wrong_mode.output
+    assert f"hint: scores are kept for theyre-coming --mode {MODE}" in wrong_mode.output
     raw = runner.invoke(app, ["scores", "--json"])
     assert json.loads(raw.output)[0]["score"] == 42
     (data_dir / "scores.json").write_text("[]")

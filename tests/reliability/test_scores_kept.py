@@ -49,7 +49,7 @@ def test_a_finished_game_is_saved_whatever_the_score_table(horde, tmp_path, data
     damage(data_dir)
     saved = tmp_path / "game.json"
     r = horde("play", "theyre-coming", "--mode", MODE, "--players", "random", "--seed", 3,
-              "--save", saved)
+              "--save", saved, "--scores-for-bots")
     assert r.exit_code == 0, r.output
     assert "Game over:" in r.output and f"saved to {saved}" in r.output
     warning = [line for line in r.stderr.splitlines() if line]
@@ -99,8 +99,11 @@ def test_a_save_that_fails_still_records_the_score(tmp_path, data_dir, monkeypat
     def fails():
         raise HordeError("disk full")
 
+    from types import SimpleNamespace
+    person = SimpleNamespace(stopped=False, interrupted=False, specs=["human"],
+                             bots=[SimpleNamespace(human=True)])
     with pytest.raises(HordeError, match="disk full"):
-        play._after(S, tmp_path / "game.json", fails)
+        play._after(person, S, tmp_path / "game.json", fails)
     assert len(scores.load()) == 1
 
 
