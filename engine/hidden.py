@@ -12,6 +12,13 @@ Only entities of one *family* trade places: cards that start in the same zone (a
 the hands dealt from it), or things a building block makes for one zone (a board's tiles
 for its face-down stack). A hidden map tile never lands in a hidden hand of cards, and each
 hidden zone keeps its size and its mix of families. See docs/hidden-information.md.
+
+A bot whose rules may not look at what is hidden at all can ask for a `sealed_copy`
+instead: the determinization with the re-deal left out and every hidden zone and hidden
+record replaced by a seal that raises `Peeked` when anything touches it. It draws from the
+bot's RNG exactly what `determinize` draws (a shuffle's draws depend only on its length),
+so a bot that never breaks the seal decides as it would have on the determinization, and
+one that does breaks it with `Peeked` and starts again on a real determinization.
 """
 
 from __future__ import annotations
@@ -46,6 +53,53 @@ def family(game, entity_id: str) -> str:
 def _canon(rec: dict) -> str:
     # keys are unique strings, so sorting the pairs never compares two values
     return repr(sorted((k, v) for k, v in rec.items() if k != "@z"))
+
+
+class Peeked(BaseException):
+    """Something touched a sealed zone or record (`sealed_copy`). A BaseException, so that
+    no `except Exception` on the way (a plan's fall-back to the careful way) swallows it."""
+
+
+class _Seal:
+    """What a sealed copy holds in place of a hidden zone's uids or a hidden record."""
+
+    __slots__ = ()
+
+    def _peek(self, *args, **kwargs):
+        raise Peeked
+
+    __getitem__ = __setitem__ = __delitem__ = __iter__ = __len__ = __contains__ = _peek
+    __bool__ = __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = _peek
+    __copy__ = __deepcopy__ = __reduce__ = __reduce_ex__ = __repr__ = _peek
+
+    def __getattr__(self, name):  # .get, .items, .copy, .append, ...
+        if name.startswith("__"):  # what introspection asks (copy, pickle, pytest) is no content
+            raise AttributeError(name)
+        raise Peeked
+
+
+SEAL = _Seal()
+
+
+def sealed_copy(state, seat: int, rng: random.Random, family_of=None):
+    """`determinize(state, seat, rng)` without the re-deal: the same copy, the same draws
+    from `rng`, but every zone `seat` cannot see and every record in one is a seal
+    (`Peeked` when touched). `family_of(entity_id)` may stand in for `family`."""
+    c = state.clone(record=False)
+    fam = family_of or (lambda eid: family(c.game, eid))
+    sizes: dict[str, int] = {}
+    ents = c.ents
+    for k in hidden_zone_keys(c, seat):
+        for uid in c.zones[k]:
+            f = fam(ents[uid]["id"])
+            sizes[f] = sizes.get(f, 0) + 1
+            ents[uid] = SEAL
+        c.zones[k] = SEAL
+    for f in sorted(sizes):
+        rng.shuffle([None] * sizes[f])  # determinize's shuffle of this family, drawn alike
+    c.rng = rng.getrandbits(64)
+    c._decision = None
+    return c
 
 
 def determinize(state, seat: int, rng: random.Random):
