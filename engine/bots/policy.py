@@ -27,7 +27,7 @@ from engine.bots.base import register_bot
 from engine.bots.shortcuts import Shortcuts
 from engine.errors import HordeError, did_you_mean
 from engine.flow.machine import evaluate
-from engine.hidden import Peeked, determinize, sealed_copy
+from engine.hidden import Peeked, determinize, sealed
 
 
 def seat_copy(state, seat: int, rng: random.Random):
@@ -58,39 +58,44 @@ class PolicyBot:
             return decision.actions[0]
         sc = self._shortcuts(state.game)
         if sc is not None and not sc.needs_redeal(decision):
-            before = self.rng.getstate()
-            known = sealed_copy(state, decision.player, self.rng, sc.family_of)
-            known.transactional = False
+            seat = decision.player
             try:
-                return self.choose_known(known, decision)
+                with sealed(state, seat, sc.families, sc.hidden_keys(state, seat)) as draw:
+                    label = self._by_rules(state, decision, sc)
             except (Peeked, Exception):  # it looked (or failed): decide as without the shortcut
-                self.rng.setstate(before)
+                pass
+            else:
+                draw(self.rng)  # what the determinization would have drawn, then the rest
+                return label if label is not None else self._otherwise(decision)
         return self.choose_known(seat_copy(state, decision.player, self.rng), decision)
 
     def choose_known(self, known, decision) -> str:
         """Decide on a state the bot may look at freely (a determinization, a rollout)."""
-        sc = self._shortcuts(known.game)
+        label = self._by_rules(known, decision, self._shortcuts(known.game))
+        return label if label is not None else self._otherwise(decision)
+
+    def _by_rules(self, known, decision, sc: Shortcuts | None) -> str | None:
+        """The label the first rule with a legal, matching action picks; None: no rule."""
         if sc is None:
-            return self._decide(known, decision, self._plain)
+            return self._first_rule(known, decision, self._plain)
         try:
-            return self._decide(known, decision, sc.rules)
+            return self._first_rule(known, decision, sc.rules)
         finally:
             sc.memo.clear()  # its values hold for this state only
 
-    def _decide(self, known, decision, rules) -> str:
+    def _first_rule(self, known, decision, rules) -> str | None:
         me = known.players[decision.player]
         bindings = decision.bindings
-        choices = [(label, "pass" if action is None else action.id, args)
+        choices = [(label, "pass" if action is None else action.id, {"me": me, **args})
                    for label in decision.actions for action, args in (bindings[label],)]
         for rule, cond, score_of, _ in rules:
             best: str | None = None
             best_score = 0  # read only once `best` is set
             play = rule.play
             every = "*" in play
-            for label, aid, args in choices:
+            for label, aid, L in choices:  # (a snippet only reads its L)
                 if not every and aid not in play:
                     continue
-                L = {"me": me, **args}
                 if cond is not None and not evaluate(known, cond, L):
                     continue
                 score = evaluate(known, score_of, L) if score_of is not None else 0
@@ -98,6 +103,9 @@ class PolicyBot:
                     best, best_score = label, score
             if best is not None:
                 return best
+        return None
+
+    def _otherwise(self, decision) -> str:
         if self.policy.otherwise == "pass" and "pass" in decision.index:
             return "pass"
         if self.policy.otherwise == "first":

@@ -28,7 +28,7 @@ from dataclasses import replace
 from engine.dsl.facts import reached
 from engine.dsl.procs import direct_proc
 from engine.dsl.values import E, Face, P, Z
-from engine.hidden import family
+from engine.hidden import Families, hidden_zone_keys
 
 # argument types whose equal values are interchangeable (P, E: interned; Z, Face: by value)
 _ATOMS = frozenset({int, bool, str, type(None), P, E, Z, Face})
@@ -93,7 +93,8 @@ class Shortcuts:
         self.memo: dict = {}
         self._private: dict[str, Callable] = {}  # procedure -> its memoized private copy
         self._needs: dict[frozenset[str], bool] = {}  # action ids -> may need a re-deal
-        self._families: dict[str, str] = {}
+        self.families = Families(game)
+        self._hidden: dict[tuple, list[str]] = {}
         face_down = {name for name, z in game.zones.items() if z.visible == "none"}
         procs = game.effect_procs
         self.rules = []  # per rule: (cond, score) to evaluate, and whether it needs a re-deal
@@ -129,11 +130,13 @@ class Shortcuts:
                 if "*" in rule.play or not ids.isdisjoint(rule.play))
         return needs
 
-    def family_of(self, entity_id: str) -> str:
-        f = self._families.get(entity_id)
-        if f is None:
-            f = self._families[entity_id] = family(self.game, entity_id)
-        return f
+    def hidden_keys(self, state, seat: int) -> list[str]:
+        """`hidden_zone_keys`, remembered for the zones a state has (setup makes them)."""
+        key = (seat, tuple(state.zones))
+        keys = self._hidden.get(key)
+        if keys is None:
+            keys = self._hidden[key] = hidden_zone_keys(state, seat)
+        return keys
 
     # ---- the memo ----
     def _private_snippet(self, c):
@@ -155,6 +158,9 @@ class Shortcuts:
     def _proc(self, name: str) -> Callable:
         fn = self._private.get(name)
         if fn is None:  # (no procedure reaches itself: `reached` said so)
-            fn = _memoized(name, self._rebound(direct_proc(self.game, name)), self.memo)
+            fn = direct_proc(self.game, name)
+            facts = self.game.effect_procs[name][1].facts
+            if facts.builtins or facts.procs:  # a sum of a few fields costs less than a key
+                fn = _memoized(name, self._rebound(fn), self.memo)
             self._private[name] = fn
         return fn

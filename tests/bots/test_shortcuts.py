@@ -17,7 +17,7 @@ import engine.hidden as hidden
 from engine.bots.policy import PolicyBot
 from engine.bots.shortcuts import _key, _Unkeyable
 from engine.flow.nodes import PolicyDef, PolicyRule
-from engine.hidden import Peeked, determinize, hidden_zone_keys, sealed_copy
+from engine.hidden import Peeked, determinize, hidden_zone_keys, sealed
 from engine.pack.loader import list_packs
 from engine.sim.seeds import bot_seed, game_seed
 
@@ -78,23 +78,28 @@ def test_a_rule_that_peeks_breaks_the_seal_and_decides_as_before(monkeypatch):
     assert redeals  # the seal broke, and the bot started again on a determinization
 
 
-def test_a_sealed_copy_draws_what_determinize_draws():
+def test_a_sealed_state_hides_what_a_determinization_redeals_and_is_given_back():
     game = engine.load("defcon-z")
     S = game.new_state(seed=3)
-    a, b = random.Random(7), random.Random(7)
-    det = determinize(S, 0, a)
-    sealed = sealed_copy(S, 0, b)
-    assert a.getstate() == b.getstate() and det.rng == sealed.rng
+    before, records = S.to_dict(), dict(S.ents)
     keys = hidden_zone_keys(S, 0)
-    assert keys and all(sealed.zones[k] is hidden.SEAL for k in keys)
-    for k in S.zones:
-        if k not in keys:
-            assert sealed.zones[k] == det.zones[k] == S.zones[k]
-    uid = S.zones["deck"][-1]
-    with pytest.raises(Peeked):
-        sealed.ents[uid].get("id")
-    with pytest.raises(Peeked):
-        len(sealed.zones["deck"])
+    top = S.zones["deck"][-1]
+    with sealed(S, 0) as draw:
+        assert keys and all(S.zones[k] is hidden.SEAL for k in keys)
+        assert all(S.zones[k] == S.zones[k] for k in S.zones if k not in keys)
+        with pytest.raises(Peeked):
+            S.ents[top].get("id")
+        with pytest.raises(Peeked):
+            len(S.zones["deck"])
+        with pytest.raises(Peeked):
+            S.words(1)  # the dice are the determinization's, not these
+        S.steps += 5  # what evaluating charges
+    assert S.to_dict() == before
+    assert all(S.ents[u] is rec for u, rec in records.items())
+    a, b = random.Random(7), random.Random(7)
+    determinize(S, 0, a)
+    draw(b)
+    assert a.getstate() == b.getstate()
 
 
 def test_memo_keys_tell_apart_what_procedures_can():
