@@ -81,7 +81,7 @@ class PolicyBot:
         try:
             return self._first_rule(known, decision, sc.rules)
         finally:
-            sc.memo.clear()  # its values hold for this state only
+            sc.forget()
 
     def _first_rule(self, known, decision, rules) -> str | None:
         me = known.players[decision.player]

@@ -8,15 +8,17 @@ the snippets' facts (engine.dsl.facts), where they may be avoided:
 - **The re-deal.** A rule that cannot look at hidden cards decides the same on any
   determinization, so it needs none. The facts say which snippets are pure, known and
   name no face-down zone; they cannot say which card a field or a binding holds, so such
-  a rule is evaluated on a `sealed_copy` (engine.hidden), whose hidden zones and records
-  raise `Peeked` when touched. A decision that breaks the seal, or may evaluate a rule the
-  facts do not clear, is decided on a real determinization, as always.
+  a decision is taken on the state itself, `sealed` (engine.hidden) for its time: its
+  hidden zones and records raise `Peeked` when touched. A decision that breaks the seal,
+  or may evaluate a rule the facts do not clear, is taken on a real determinization, as
+  always.
 - **Repeated procedure calls.** A value procedure is pure: within one decision, on one
   state, the same arguments give the same value. Each rule gets private copies of its
-  generated code and of the procedures it reaches, whose calls go through a memo that
-  lives for one decision (`Shortcuts.decide`). Keys are the arguments' values with their
-  types (`1` is not `True`), never object ids; a hit charges the steps the first call
-  took, so the budgets count as before.
+  generated code and of the procedures it reaches, whose calls go through a memo per
+  procedure that `Shortcuts.forget` empties when the decision ends. Keys are the
+  arguments' values, with their types where equal values may differ (`1 == True`), never
+  object ids; a hit charges the steps the first call took, so the budgets count as
+  before. A procedure that calls nothing (a few fields added up) is called as it is.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from engine.hidden import Families, hidden_zone_keys
 
 # argument types whose equal values are interchangeable (P, E: interned; Z, Face: by value)
 _ATOMS = frozenset({int, bool, str, type(None), P, E, Z, Face})
+# those of them equal only to values of their own type (1 == True, so not int and bool)
+_ALONE = frozenset({str, type(None), P, E, Z, Face})
 
 
 class _Unkeyable(Exception):
@@ -51,15 +55,14 @@ def _key(v):
     raise _Unkeyable
 
 
-def _memoized(name: str, fn: Callable, memo: dict) -> Callable:
-    """`fn(S, *args)` answered from `memo` for arguments it was called with before."""
+def _memoized(fn: Callable, memo: dict) -> Callable:
+    """`fn(S, *args)` answered from `memo` (its own) for arguments it was called with before."""
     def call(S, *args):
-        types_ = tuple(map(type, args))
-        if _ATOMS.issuperset(types_):  # the common case, keyed without a walk
-            key: tuple = (name, args, types_)
+        if _ALONE.issuperset(map(type, args)):  # the common case: the arguments are the key
+            key = args
         else:
             try:
-                key = (name, tuple(map(_key, args)))
+                key = tuple(map(_key, args)), None  # (no tuple of arguments has this shape)
             except _Unkeyable:
                 return fn(S, *args)
         hit = memo.get(key)
@@ -90,7 +93,7 @@ class Shortcuts:
 
     def __init__(self, game, policy):
         self.game = game
-        self.memo: dict = {}
+        self.memos: list[dict] = []  # one per memoized procedure, emptied after a decision
         self._private: dict[str, Callable] = {}  # procedure -> its memoized private copy
         self._needs: dict[frozenset[str], bool] = {}  # action ids -> may need a re-deal
         self.families = Families(game)
@@ -139,6 +142,11 @@ class Shortcuts:
         return keys
 
     # ---- the memo ----
+    def forget(self) -> None:
+        """The end of a decision: what the memos hold was true of its state only."""
+        for memo in self.memos:
+            memo.clear()
+
     def _private_snippet(self, c):
         if c is None:
             return None
@@ -161,6 +169,7 @@ class Shortcuts:
             fn = direct_proc(self.game, name)
             facts = self.game.effect_procs[name][1].facts
             if facts.builtins or facts.procs:  # a sum of a few fields costs less than a key
-                fn = _memoized(name, self._rebound(fn), self.memo)
+                self.memos.append({})
+                fn = _memoized(self._rebound(fn), self.memos[-1])
             self._private[name] = fn
         return fn
