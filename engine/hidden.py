@@ -20,9 +20,9 @@ dice and the log; the rest is what a determinization would show. It draws from t
 RNG exactly what `determinize` draws (a shuffle's draws depend only on its length), after
 the rules, so a bot that never breaks the seal decides as it would have on a
 determinization, and one that does breaks it with `Peeked` and starts again on a real one
-with its RNG untouched. No copy is made: the memos a
-building block keeps of a state (a board's index of cells) stay warm, and they may keep
-what they work out, which the seals prove was worked out from what everyone sees.
+with its RNG untouched. No copy is made: the memos a building block keeps of a state (a
+board's index of cells) stay warm, and they may keep what they work out, which the seals
+prove was worked out from what everyone sees (a memo must be stored only once complete).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def _canon(rec: dict) -> str:
 
 
 class Peeked(BaseException):
-    """Something touched a sealed zone or record (`sealed_copy`). A BaseException, so that
+    """Something touched a sealed zone or record (`sealed`). A BaseException, so that
     no `except Exception` on the way (a plan's fall-back to the careful way) swallows it."""
 
 
