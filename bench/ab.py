@@ -7,6 +7,10 @@ workload (those of `horde sim --seed 0`), in fresh processes, alternating betwee
 old tree (a checkout or an unpacked `git archive` of the commit to compare with) and
 this one, round after round, and keeps each side's best games/s (CPU time). The same
 games played by both sides also means the comparison is of speed alone.
+
+Two workloads (`--bots`): uniform random bots (`bench.play`, each tree's own), and the
+pack's greedy policy at every seat (`bench.policy`, this tree's module on both sides, so
+both play exactly the games of `horde sim --bots greedy --seed 0`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import engine
 from bench.harness import discover
+from bench.policy import has_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,24 +31,39 @@ _PLAY = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 import engine
-from bench.play import play_game
-pack, mode, n = sys.argv[2], sys.argv[3], int(sys.argv[4])
+pack, mode, n, bots = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+if bots == "greedy":  # this tree's module, the engine of the tree under test
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("_bench_policy", sys.argv[6])
+    policy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(policy)
+    play = policy.play_greedy
+else:
+    from bench.play import play_game as play
 game = engine.load(pack, None if mode == "-" else mode)
 players = game.players_default  # as the harness plays
-play_game(game, players, 10**6)  # plans and caches made once, as in the harness
+play(game, players, 10**6)  # plans and caches made once, as in the harness
 t = time.process_time()
 for i in range(n):
-    play_game(game, players, i)
+    play(game, players, i)
 print(json.dumps(n / (time.process_time() - t)))
 """
+BOTS = ("random", "greedy")
 
 
-def games_per_second(tree: Path, pack: str, mode: str | None, games: int) -> float:
-    out = subprocess.run([sys.executable, "-c", _PLAY, str(tree), pack, mode or "-", str(games)],
-                         capture_output=True, text=True, cwd=tree, check=False)
+def games_per_second(tree: Path, pack: str, mode: str | None, games: int,
+                     bots: str = "random") -> float:
+    cmd = [sys.executable, "-c", _PLAY, str(tree), pack, mode or "-", str(games), bots,
+           str(ROOT / "bench" / "policy.py")]
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=tree, check=False)
     if out.returncode != 0:
-        raise SystemExit(f"{tree}: {pack}/{mode or '-'} failed:\n{out.stderr.strip()[-2000:]}")
+        raise SystemExit(f"{tree}: {pack}/{mode or '-'} ({bots}) failed:\n"
+                         f"{out.stderr.strip()[-2000:]}")
     return float(out.stdout.strip())
+
+
+def _has_greedy(pack: str, mode: str | None) -> bool:
+    return has_policy(engine.load(pack, mode))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -52,21 +73,27 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     ap.add_argument("--seconds", type=float, default=2.0,
                     help="about how long one side plays a workload per round (default 2)")
+    ap.add_argument("--bots", nargs="*", choices=BOTS, default=list(BOTS),
+                    help="workloads: random bots, the pack's greedy policy (default: both)")
     args = ap.parse_args(argv)
     if not (args.old / "engine").is_dir():
         raise SystemExit(f"{args.old} is not a horde tree (no engine/ folder)")
     results = {}
-    for w in discover(args.packs):
-        # size the game set by a short probe of the new tree, then play it on both sides
-        probe = games_per_second(ROOT, w.pack, w.mode, 2)
-        games = max(2, round(probe * args.seconds))
-        best = {"old": 0.0, "new": 0.0}
-        for _ in range(args.rounds):
-            best["old"] = max(best["old"], games_per_second(args.old, w.pack, w.mode, games))
-            best["new"] = max(best["new"], games_per_second(ROOT, w.pack, w.mode, games))
-        results[w.name] = {"games": games, **best, "ratio": best["new"] / best["old"]}
-        print(f"{w.name:36} {games:5} games  old {best['old']:8.1f}  new {best['new']:8.1f} games/s"
-              f"  x{best['new'] / best['old']:.2f}", flush=True)
+    for bots in args.bots:
+        for w in discover(args.packs):
+            if bots == "greedy" and not _has_greedy(w.pack, w.mode):
+                continue
+            name = w.name if bots == "random" else f"{w.name} greedy"
+            # size the game set by a short probe of the new tree, then play it on both sides
+            probe = games_per_second(ROOT, w.pack, w.mode, 2, bots)
+            games = max(2, round(probe * args.seconds))
+            best = {"old": 0.0, "new": 0.0}
+            for _ in range(args.rounds):
+                best["old"] = max(best["old"], games_per_second(args.old, w.pack, w.mode, games, bots))
+                best["new"] = max(best["new"], games_per_second(ROOT, w.pack, w.mode, games, bots))
+            results[name] = {"games": games, **best, "ratio": best["new"] / best["old"]}
+            print(f"{name:43} {games:5} games  old {best['old']:8.1f}  new {best['new']:8.1f} "
+                  f"games/s  x{best['new'] / best['old']:.2f}", flush=True)
     print(json.dumps(results, indent=1))
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import engine
-from bench import cold, machine, mcts, play, reference
+from bench import cold, machine, mcts, play, policy, reference
 from bench.report import METRICS, better
 from engine.errors import HordeError
 from engine.pack.loader import list_packs
@@ -73,6 +73,8 @@ def measure_workload(w: Workload, seconds: float, with_cold: bool = True) -> dic
                                         lambda k: play.play_game(game, players, k))
             row["ref_games_per_s"] = ref["games_per_s"]
             row["ref_ratio"] = ref["ratio"]
+        if policy.has_policy(game):
+            row.update(policy.measure(game, players, seconds / 2))
         if mcts.available():
             got = mcts.measure(game, players, states, seconds / 4) or {}
             if "error" in got:
@@ -90,9 +92,9 @@ def measure_workload(w: Workload, seconds: float, with_cold: bool = True) -> dic
 
 def auto_seconds(workloads: int, total: float = 75.0) -> float:
     """A per-workload budget that keeps a default run near `total` seconds: every workload
-    costs about 2 budgets (play, transactional play, clone, search) plus ~2.5 s of fixed
-    work (states to clone, a traced game, a cold process)."""
-    return max(0.5, min(2.0, (total / max(workloads, 1) - 2.5) / 2.0))
+    costs about 2.5 budgets (play, transactional play, greedy play, clone, search) plus
+    ~2.5 s of fixed work (states to clone, a traced game, a cold process)."""
+    return max(0.5, min(2.0, (total / max(workloads, 1) - 2.5) / 2.5))
 
 
 def run(selected: list[str] | None = None, seconds: float | None = None, repeat: int = 1,

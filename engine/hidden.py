@@ -12,11 +12,25 @@ Only entities of one *family* trade places: cards that start in the same zone (a
 the hands dealt from it), or things a building block makes for one zone (a board's tiles
 for its face-down stack). A hidden map tile never lands in a hidden hand of cards, and each
 hidden zone keeps its size and its mix of families. See docs/hidden-information.md.
+
+A bot whose rules may not look at what is hidden at all can decide on the state itself,
+`sealed` for the time of its decision: every zone the seat cannot see and every record in
+one is replaced by a seal that raises `Peeked` when anything touches it, and so are the
+dice and the log; the rest is what a determinization would show. It draws from the bot's
+RNG exactly what `determinize` draws (a shuffle's draws depend only on its length), after
+the rules, so a bot that never breaks the seal decides as it would have on a
+determinization, and one that does breaks it with `Peeked` and starts again on a real one
+with its RNG untouched. No copy is made: the memos a building block keeps of a state (a
+board's index of cells) stay warm, and they may keep what they work out, which the seals
+prove was worked out from what everyone sees (a memo must be stored only once complete).
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from contextlib import contextmanager
+from operator import itemgetter
 
 
 def hidden_zone_keys(state, seat: int | None) -> list[str]:
@@ -46,6 +60,89 @@ def family(game, entity_id: str) -> str:
 def _canon(rec: dict) -> str:
     # keys are unique strings, so sorting the pairs never compares two values
     return repr(sorted((k, v) for k, v in rec.items() if k != "@z"))
+
+
+class Peeked(BaseException):
+    """Something touched a sealed zone or record (`sealed`). A BaseException, so that
+    no `except Exception` on the way (a plan's fall-back to the careful way) swallows it."""
+
+
+class _Seal:
+    """What a sealed copy holds in place of a hidden zone's uids or a hidden record."""
+
+    __slots__ = ()
+
+    def _peek(self, *args, **kwargs):
+        raise Peeked
+
+    __getitem__ = __setitem__ = __delitem__ = __iter__ = __len__ = __contains__ = _peek
+    __bool__ = __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = _peek
+    __copy__ = __deepcopy__ = __reduce__ = __reduce_ex__ = __repr__ = _peek
+
+    def __getattr__(self, name):  # .get, .items, .copy, .append, ...
+        if name.startswith("__"):  # what introspection asks (copy, pickle, pytest) is no content
+            raise AttributeError(name)
+        raise Peeked
+
+
+SEAL = _Seal()
+
+
+# what `State.clone(record=False)` starts afresh, as `sealed` shows it (the rest is shared)
+_AFRESH = {"rng": SEAL, "_ahead": SEAL, "log": SEAL, "history": SEAL, "_decision": None,
+           "fx_steps": 0, "depth": 0, "events": None, "end_turn_requested": False}
+_KEPT = ("zones", "steps", *_AFRESH)  # what `sealed` puts back (a pure rule changes no more)
+_ID = itemgetter("id")
+
+
+@contextmanager
+def sealed(state, seat: int, families=None, keys=None):
+    """`with sealed(state, seat) as draw:` the state as a determinization for `seat` would
+    show it, with what that re-deals (and the dice, and the log) sealed: touching it raises
+    `Peeked`. `draw(rng)` then draws from the bot's RNG what `determinize` would have drawn.
+
+    Only for rules that change nothing (engine.dsl.facts `pure`): the zones, the step count
+    and what a copy starts afresh are put back on the way out, the records in place.
+    `families` may stand in for `family` (`Families`), `keys` for `hidden_zone_keys`."""
+    fam = families if families is not None else Families(state.game)
+    ents = state.ents
+    saved = [getattr(state, name) for name in _KEPT]
+    zones = dict(state.zones)
+    hidden: dict[int, dict] = {}
+    sizes: Counter = Counter()
+    for k in hidden_zone_keys(state, seat) if keys is None else keys:
+        uids = zones[k]
+        hidden.update(zip(uids, map(ents.__getitem__, uids), strict=True))
+        sizes.update(map(fam.__getitem__, map(_ID, map(ents.__getitem__, uids))))
+        zones[k] = SEAL
+
+    def draw(rng: random.Random) -> None:
+        for f in sorted(sizes):
+            rng.shuffle([None] * sizes[f])  # determinize's shuffle of this family, drawn alike
+        rng.getrandbits(64)  # and its new dice
+
+    try:
+        ents.update(dict.fromkeys(hidden, SEAL))  # in place: the memos found by this table
+        state.zones = zones
+        for name, value in _AFRESH.items():
+            setattr(state, name, [] if name == "events" else value)
+        yield draw
+    finally:
+        ents.update(hidden)
+        for name, value in zip(_KEPT, saved, strict=True):
+            setattr(state, name, value)
+
+
+class Families(dict):
+    """entity id -> `family(game, id)`, worked out once per id."""
+
+    def __init__(self, game):
+        super().__init__()
+        self.game = game
+
+    def __missing__(self, entity_id: str) -> str:
+        f = self[entity_id] = family(self.game, entity_id)
+        return f
 
 
 def determinize(state, seat: int, rng: random.Random):

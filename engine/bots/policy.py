@@ -12,6 +12,11 @@ At a decision the rules are tried in order; the first rule with a legal action w
 holds decides, taking the binding with the highest `score` (ties: the first label). The
 conditions see the game as the bot's seat does: in a pack with hidden zones they are
 evaluated on a copy where every card the seat cannot see is re-dealt at random.
+
+Deciding costs most of a game played by policies, so the bot takes two shortcuts that
+never change a decision (engine.bots.shortcuts): no re-deal when no rule it may evaluate
+looks at a hidden card, and one value per procedure call within a decision.
+`PolicyBot(..., shortcuts=False)` decides without them (the tests compare the two).
 """
 
 from __future__ import annotations
@@ -19,9 +24,10 @@ from __future__ import annotations
 import random
 
 from engine.bots.base import register_bot
+from engine.bots.shortcuts import Shortcuts
 from engine.errors import HordeError, did_you_mean
 from engine.flow.machine import evaluate
-from engine.hidden import determinize
+from engine.hidden import Peeked, determinize, sealed
 
 
 def seat_copy(state, seat: int, rng: random.Random):
@@ -32,34 +38,74 @@ def seat_copy(state, seat: int, rng: random.Random):
 
 
 class PolicyBot:
-    def __init__(self, policy, seed: int):
+    def __init__(self, policy, seed: int, shortcuts: bool = True):
         self.policy = policy
         self.rng = random.Random(seed)
+        self.shortcuts = shortcuts
+        self._plain = [(rule, rule.cond, rule.score, True) for rule in policy.rules]
+
+    def _shortcuts(self, game) -> Shortcuts | None:
+        """The policy's shortcuts in `game`, made once per policy (None: switched off)."""
+        if not self.shortcuts:
+            return None
+        sc = self.policy.shortcuts
+        if sc is None or sc.game is not game:
+            sc = self.policy.shortcuts = Shortcuts(game, self.policy)
+        return sc
 
     def choose(self, state, decision) -> str:
         if len(decision.actions) == 1:
             return decision.actions[0]
+        sc = self._shortcuts(state.game)
+        if sc is not None and not sc.needs_redeal(decision):
+            seat = decision.player
+            try:
+                with sealed(state, seat, sc.families, sc.hidden_keys(state, seat)) as draw:
+                    label = self._by_rules(state, decision, sc)
+            except (Peeked, Exception):  # it looked (or failed): decide as without the shortcut
+                pass
+            else:
+                draw(self.rng)  # what the determinization would have drawn, then the rest
+                return label if label is not None else self._otherwise(decision)
         return self.choose_known(seat_copy(state, decision.player, self.rng), decision)
 
     def choose_known(self, known, decision) -> str:
         """Decide on a state the bot may look at freely (a determinization, a rollout)."""
+        label = self._by_rules(known, decision, self._shortcuts(known.game))
+        return label if label is not None else self._otherwise(decision)
+
+    def _by_rules(self, known, decision, sc: Shortcuts | None) -> str | None:
+        """The label the first rule with a legal, matching action picks; None: no rule."""
+        if sc is None:
+            return self._first_rule(known, decision, self._plain)
+        try:
+            return self._first_rule(known, decision, sc.rules)
+        finally:
+            sc.forget()
+
+    def _first_rule(self, known, decision, rules) -> str | None:
         me = known.players[decision.player]
-        for rule in self.policy.rules:
+        bindings = decision.bindings
+        choices = [(label, "pass" if action is None else action.id, {"me": me, **args})
+                   for label in decision.actions for action, args in (bindings[label],)]
+        for rule, cond, score_of, _ in rules:
             best: str | None = None
             best_score = 0  # read only once `best` is set
-            for label in decision.actions:
-                action, args = decision.bindings[label]
-                aid = "pass" if action is None else action.id
-                if aid not in rule.play and "*" not in rule.play:
+            play = rule.play
+            every = "*" in play
+            for label, aid, L in choices:  # (a snippet only reads its L)
+                if not every and aid not in play:
                     continue
-                L = {"me": me, **args}
-                if rule.cond is not None and not evaluate(known, rule.cond, L):
+                if cond is not None and not evaluate(known, cond, L):
                     continue
-                score = evaluate(known, rule.score, L) if rule.score is not None else 0
+                score = evaluate(known, score_of, L) if score_of is not None else 0
                 if best is None or score > best_score:
                     best, best_score = label, score
             if best is not None:
                 return best
+        return None
+
+    def _otherwise(self, decision) -> str:
         if self.policy.otherwise == "pass" and "pass" in decision.index:
             return "pass"
         if self.policy.otherwise == "first":

@@ -83,3 +83,4 @@ class PolicyDef:
     rules: list[PolicyRule]
     otherwise: str  # random | pass | first
     text: str = ""
+    shortcuts: Any = field(default=None, repr=False, compare=False)  # engine.bots.shortcuts

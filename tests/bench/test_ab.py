@@ -20,3 +20,13 @@ def test_same_games_on_two_trees(capsys):
 def test_an_old_tree_must_be_a_horde_tree(tmp_path):
     with pytest.raises(SystemExit, match="not a horde tree"):
         ab.main([str(tmp_path)])
+
+
+def test_greedy_games_on_two_trees(capsys):
+    ab.main([str(ab.ROOT), "--packs", "theyre-coming/zombie-race", "--bots", "greedy",
+             "--rounds", "1", "--seconds", "0.02"])
+    out = capsys.readouterr().out
+    results = json.loads(out[out.index("{"):])
+    assert list(results) == ["theyre-coming/zombie-race greedy"]
+    result = results["theyre-coming/zombie-race greedy"]
+    assert result["games"] >= 2 and result["old"] > 0 and result["new"] > 0
