@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.dsl.values import Z
-from engine.flow import machine
+from engine.flow import effects, machine
 from engine.state import State, copy_records, copy_value, copy_zones
 
 
@@ -48,7 +48,7 @@ def setup_state(game, players: int, seed: int, prepare=None) -> State:
         S.cur = i
         rec = copy_value(template)
         for name, c in worked_out:
-            rec[name] = machine.evaluate(S, c, {})
+            rec[name] = effects.evaluate(S, c, {})
         S.pl[i] = rec
     S.cur = 0
     fresh = not S.ents and S.next_uid == 1  # no entity made yet: the usual deal
@@ -64,7 +64,7 @@ def setup_state(game, players: int, seed: int, prepare=None) -> State:
             for key in ([f"{z.name}#{i}" for i in range(players)] if z.per_player else [z.name]):
                 S.shuffle_list(S.zones[key])
     if game.setup is not None:
-        machine.run_effect(S, game.setup, {})
+        effects.run_effect(S, game.setup, {})
     if prepare is not None:
         prepare(S)
     S.log.append({"t": "start", "players": players, "seed": seed})

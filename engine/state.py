@@ -17,7 +17,7 @@ from engine import rng
 from engine.codec import state_to_dict, state_view
 from engine.dsl.values import E, Face, P, Z
 from engine.errors import RuleRuntimeError, StateError, did_you_mean
-from engine.flow import machine
+from engine.flow import effects, machine
 from engine.flow.decision import Decision
 from engine.journal import Journal
 
@@ -227,7 +227,7 @@ class State:
             if snapshot is not None:
                 self._restore(snapshot)
             if isinstance(exc, RecursionError):  # what the caps missed, in the pack's words
-                raise machine.too_deep(exc) from None
+                raise effects.too_deep(exc) from None
             raise
         self.history.append(action)
 
@@ -468,7 +468,7 @@ class State:
         self.events.append((event, fields))
 
     def call_flow(self, proc: str, args: dict) -> None:
-        machine.push_proc(self, proc, args)
+        effects.push_proc(self, proc, args)
 
     def finish(self, winners: list[P], limit: bool = False) -> None:
         if self.over:

@@ -17,6 +17,7 @@ from typing import NamedTuple
 from engine.dsl import builtins as core
 from engine.dsl import pysource
 from engine.dsl.values import E, P
+from engine.flow.effects import evaluate
 
 
 class Plan(NamedTuple):
@@ -274,8 +275,6 @@ def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: 
                 else:
                     out[a.id] = (a, {})
             return
-    from engine.flow.machine import evaluate
-
     for a in actions:
         who = a.who
         if who == "current" and not is_cur or who == "others" and is_cur:
