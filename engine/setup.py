@@ -21,7 +21,7 @@ def _deal_cards(S, game, players: int, keep: bool) -> None:
                 S.move_ent(uid, Z(card.zone, owner))
     if keep:
         game.program.dealt[players] = (copy_records(S.ents), copy_zones(S.zones), S.next_uid,
-                                       frozenset(S.deep))
+                                       S.deep_uids())
 
 
 def _copy_cards(S, made) -> None:
@@ -29,8 +29,7 @@ def _copy_cards(S, made) -> None:
     S.ents = copy_records(ents)
     S.zones = copy_zones(zones)
     S.next_uid = next_uid
-    S.own = set(S.ents)
-    S.deep = set(deep)
+    S.own_all(deep)
 
 
 def setup_state(game, players: int, seed: int, prepare=None) -> State:

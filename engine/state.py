@@ -421,6 +421,29 @@ class State:
         self.own.add(uid)
         return rec
 
+    # `own` and `deep` are read and written here only: they say which records this state may
+    # write in place and which a clone must copy, and a mistake in either changes a clone's game
+    def own_all(self, deep: frozenset[int] | None = None) -> None:
+        """Hold every record as this state's alone: they were just made, loaded or copied for
+        it. `deep`: which may hold a list or a dict (`deep_uids`), when known; else each
+        record is looked at."""
+        self.own = set(self.ents)
+        self.deep = set(deep) if deep is not None else {u for u, e in self.ents.items() if holds_containers(e)}
+
+    def deep_uids(self) -> frozenset[int]:
+        """The records that may hold a list or a dict, which a clone copies (see `clone`)."""
+        return frozenset(self.deep)
+
+    def mark_deep(self, uid: int) -> None:
+        """Record `uid` was given a list or a dict, which a write can change in place: from
+        now on a clone copies the record with its state."""
+        self.deep.add(uid)
+
+    def share(self, uid: int) -> None:
+        """Record `uid` may be held outside this state (a table that knows records by
+        identity): from now on, a write to it copies it first (`ent_w`)."""
+        self.own.discard(uid)
+
     def move_ent(self, uid: int, dst: Z, bottom: bool = False) -> None:
         ent = self.ents[uid] if uid in self.own else self.ent_w(uid)
         try:  # self.zone(dst), which says what is wrong if this fails

@@ -63,7 +63,7 @@ def set_(S, obj, name: str, value):
     if t is E and name in S.ents[obj.i] and not name.startswith("@") and name not in ("id", "cell"):
         S.ent_w(obj.i)[name] = value
         if type(value) is list or type(value) is dict:
-            S.deep.add(obj.i)  # to be copied with its record (State.clone)
+            S.mark_deep(obj.i)
         return
     if t is E and name == "cell":
         raise RuleRuntimeError(f"cannot set '.cell' of {S.describe(obj)}: a piece's cell is kept by its "

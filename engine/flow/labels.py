@@ -94,7 +94,7 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
                     hash(cell)  # a tuple of values that cannot change
                 except TypeError:
                     continue
-                S.own.discard(u)  # from now on, a write to this piece's record copies it first
+                S.share(u)  # from now on, a write to this piece's record copies it first
                 last[u] = (ent, lab, bound)
         elif type(v) is P:
             out[f"{head}{v.i})"] = (a, {name: v})
