@@ -314,7 +314,8 @@ class State:
 
     # ---------- mechanics used by builtins ----------
     def charge(self, n: int) -> None:
-        """Count `n` steps against the per-effect and per-game budgets."""
+        """Count `n` steps against the per-effect and per-game budgets: every charge is this
+        one (generated code writes it out, `pysource.charge_lines`)."""
         self.fx_steps += n
         self.steps += n
         if self.fx_steps <= self.fx_cap and self.steps <= self.step_cap:

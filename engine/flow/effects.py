@@ -104,10 +104,8 @@ def too_deep(exc: RecursionError | MemoryError, span=None) -> RuleRuntimeError:
 
 
 def run_effect(S, c: Compiled, L: dict) -> None:
-    S.fx_steps = 1  # S.fx_steps = 0; S.charge(1), written out
-    S.steps += 1
-    if S.steps > S.step_cap or S.fx_cap < 1:
-        S.charge(0)
+    S.fx_steps = 0
+    S.charge(1)
     try:  # evaluate(S, c, L), minus a call: this runs for every effect
         c.fn(S, L)
     except CATCH as exc:

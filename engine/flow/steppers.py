@@ -220,10 +220,7 @@ def _child(game, nid: int, cid: int, child, ns: dict, fr: str) -> list[str]:
         # run_effect(S, fx, L), written out, with after_effect called only when it has
         # something to do; then frames pushed or popped (a call, the end of a turn) or the
         # end of the game hand over to the interpreter
-        out = ["S.fx_steps = 1",  # S.charge(1) after S.fx_steps = 0
-               "S.steps += 1",
-               "if S.steps > S.step_cap" + (" or S.fx_cap < 1:" if game.limits["effect_steps"] < 1 else ":"),
-               "    S.charge(0)",
+        out = [*pysource.charge_lines(1, fresh=True, effect_steps=game.limits["effect_steps"]),
                "try:",
                f"    _fxfn{cid}(S, {_locals(game, nid, fx)})",
                "except CATCH as exc:",
@@ -383,10 +380,7 @@ def _make_repeat(game, nid: int):
                 stack.pop()
                 return
             fr[1] += 1
-            S.fx_steps += 1  # S.charge(1), written out
-            S.steps += 1
-            if S.fx_steps > S.fx_cap or S.steps > S.step_cap:
-                S.charge(0)  # which raises the error
+            S.charge(1)
             # the body's frame, pushed and run in place, as in a for_each
             if len(stack) > limit:
                 push(S, body)  # which raises
@@ -409,10 +403,8 @@ def _make_do(game, nid: int):
     def _do(S, fr):
         S.stack.pop()
         L = locals_for(S, fx)
-        S.fx_steps = 1  # S.charge(1) after S.fx_steps = 0
-        S.steps += 1
-        if S.steps > S.step_cap or S.fx_cap < 1:
-            S.charge(0)
+        S.fx_steps = 0
+        S.charge(1)
         try:
             fn(S, L)
         except CATCH as exc:
