@@ -348,9 +348,6 @@ class State:
             raise RuleRuntimeError(f"cannot choose among {n} possibilities")
         return self.words(1)[0] % n
 
-    def roll_die(self, die: str):
-        return self.roll_dice(die, 1)[0]
-
     def roll_dice(self, die: str, n: int) -> list:
         """Roll a die `n` times, logging each roll. Dice rolls are the commonest use of the
         RNG: their words are drawn together (`words`). A face's log entry is made once per
@@ -422,27 +419,22 @@ class State:
         self.own.add(uid)
         return rec
 
-    # `own` and `deep` are read and written here only: they say which records this state may
-    # write in place and which a clone must copy, and a mistake in either changes a clone's game
+    # `own` and `deep` are State's alone (see `ent_w`, `clone`): a slip would let a write show in a clone
     def own_all(self, deep: frozenset[int] | None = None) -> None:
-        """Hold every record as this state's alone: they were just made, loaded or copied for
-        it. `deep`: which may hold a list or a dict (`deep_uids`), when known; else each
-        record is looked at."""
+        """Every record is this state's alone (just made, loaded or copied for it); `deep`:
+        those that may hold a list or a dict (`deep_uids`), else each record is looked at."""
         self.own = set(self.ents)
         self.deep = set(deep) if deep is not None else {u for u, e in self.ents.items() if holds_containers(e)}
 
     def deep_uids(self) -> frozenset[int]:
-        """The records that may hold a list or a dict, which a clone copies (see `clone`)."""
         return frozenset(self.deep)
 
     def mark_deep(self, uid: int) -> None:
-        """Record `uid` was given a list or a dict, which a write can change in place: from
-        now on a clone copies the record with its state."""
+        """Record `uid` now holds a list or a dict, which a write changes in place: clones copy it."""
         self.deep.add(uid)
 
     def share(self, uid: int) -> None:
-        """Record `uid` may be held outside this state (a table that knows records by
-        identity): from now on, a write to it copies it first (`ent_w`)."""
+        """Record `uid` is held outside this state too (a table keyed by records): a write copies it."""
         self.own.discard(uid)
 
     def move_ent(self, uid: int, dst: Z, bottom: bool = False) -> None:

@@ -1,12 +1,7 @@
-"""What running the flow's snippets takes, below the run loop of `machine.py`.
-
-A snippet runs with its locals (`flow_locals`, `locals_for`), its failures become errors
-at its place in the pack (`evaluate`, `located`, `too_deep`), an effect is charged its step
-and followed by its aftermath (`run_effect`, `after_effect`: triggers, end checks, the end
-of the turn), procedure calls and nested nodes push frames (`push`, `push_proc`), and a
-turn starts (`start_turn`). The machine's loop, the steppers (`steppers.py`) and the
-legality checks (`labels.py`) all run snippets this way, so it lives under all three, and
-they import it without a circle.
+"""What running a snippet in the flow takes, below the run loop (`machine.py`): its locals,
+its errors in the pack's words, an effect's step and aftermath (triggers, end checks, the
+end of the turn), the frames calls push, the start of a turn. The loop, the steppers and
+the legality checks (`labels.py`) all use it, so it imports none of them.
 """
 
 from __future__ import annotations

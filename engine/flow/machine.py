@@ -22,19 +22,8 @@ from engine.flow.labels import legal_bindings
 from engine.flow.nodes import ASK, WINDOW
 
 
-def check_ends(S) -> None:
-    """End the game if one of its end conditions holds.
-
-    Like asking what is legal, asking whether the game is over is not playing: the steps
-    its conditions take count against the budgets while they run (a runaway condition
-    still stops), then are given back. So a game's step count does not depend on how
-    often its end was checked, and the checks an effect can skip (see `may_end`) leave
-    no trace."""
-    S.game.program.end_check(S)
-
-
 def _check_ends_carefully(S) -> None:
-    """`check_ends`, condition by condition through `evaluate`: what ends the game, and
+    """The end check, condition by condition through `evaluate`: what ends the game, and
     every error with its place in the pack."""
     steps, fx_steps = S.steps, S.fx_steps
     try:
@@ -48,11 +37,14 @@ def _check_ends_carefully(S) -> None:
 
 
 def make_end_check(g):
-    """The game's `check_ends` as one generated function (`FlowProgram.end_check` keeps it):
+    """The game's end check as one generated function (`FlowProgram.end_check` keeps it):
     it asks every end condition in turn, and only when one holds or fails (once a game at
     most) does the careful way run them again, to end the game or report the error.
-    Conditions cannot change the game, and their steps are given back, so running one
-    twice leaves no trace. A condition that is one expression of no locals is written into
+    Like asking what is legal, asking whether the game is over is not playing: the steps
+    of its conditions count while they run (a runaway one still stops), then are given
+    back, so a game's step count does not depend on how often its end was checked (nor on
+    the checks an effect skips: `effects.may_end`), and running a condition twice leaves
+    no trace. A condition that is one expression of no locals is written into
     the function (its names are those every snippet of the game shares, procedures called
     directly)."""
     ns: dict[str, Any] = {"__builtins__": {}, "CATCH": CATCH, "NO_LOCALS": NO_LOCALS}
@@ -175,7 +167,7 @@ def start(S) -> None:
     g = S.game
     push(S, g.root, None, boundary=True)
     try:
-        check_ends(S)  # from now on an effect need not check what it cannot have changed
+        g.program.end_check(S)  # from now on an effect need not check what it cannot have changed
         run(S)
     except RecursionError as exc:  # what the caps missed, in the pack's words
         raise too_deep(exc) from None

@@ -37,6 +37,7 @@ from engine.flow.effects import (
     may_end,
     push,
     push_proc,
+    run_effect,
     start_turn,
 )
 from engine.flow.labels import legal_bindings, needs_locals
@@ -395,24 +396,13 @@ def _make_repeat(game, nid: int):
 # ---- the other nodes ----
 
 def _make_do(game, nid: int):
-    """An effect: `run_effect`, with `after_effect` only when it has something to do (as in
-    a sequence)."""
+    """An effect with a frame of its own (a sequence runs its effects in place, and a
+    flow's bodies are sequences): `run_effect`."""
     fx = game.nodes[nid].fx
-    fn, ends = fx.fn, may_end(game, fx)
 
     def _do(S, fr):
         S.stack.pop()
-        L = locals_for(S, fx)
-        S.fx_steps = 0
-        S.charge(1)
-        try:
-            fn(S, L)
-        except CATCH as exc:
-            raise located(exc, fx) from None
-        if ends:
-            after_effect(S)  # which need not ask may_end again
-        elif S.events or S.end_turn_requested:
-            after_effect(S, fx)
+        run_effect(S, fx, locals_for(S, fx))
 
     return _do
 
