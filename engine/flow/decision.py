@@ -16,3 +16,8 @@ class Decision:
     @property
     def index(self) -> dict[str, tuple]:
         return self.bindings
+
+
+def decision(player: int, point: str, kind: str, binds: dict) -> Decision:
+    """`player` to choose at `point` among the labels of `binds` (label -> binding)."""
+    return Decision(player, point, kind, sorted(binds), binds)

@@ -17,6 +17,7 @@ from typing import NamedTuple
 from engine.dsl import builtins as core
 from engine.dsl import pysource
 from engine.dsl.values import E, P
+from engine.flow.effects import evaluate
 
 
 class Plan(NamedTuple):
@@ -93,7 +94,7 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
                     hash(cell)  # a tuple of values that cannot change
                 except TypeError:
                     continue
-                S.own.discard(u)  # from now on, a write to this piece's record copies it first
+                S.share(u)  # from now on, a write to this piece's record copies it first
                 last[u] = (ent, lab, bound)
         elif type(v) is P:
             out[f"{head}{v.i})"] = (a, {name: v})
@@ -274,8 +275,6 @@ def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: 
                 else:
                     out[a.id] = (a, {})
             return
-    from engine.flow.machine import evaluate
-
     for a in actions:
         who = a.who
         if who == "current" and not is_cur or who == "others" and is_cur:
