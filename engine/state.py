@@ -18,7 +18,7 @@ from engine.codec import state_to_dict, state_view
 from engine.dsl.values import E, Face, P, Z
 from engine.errors import RuleRuntimeError, StateError, did_you_mean
 from engine.flow import effects, machine
-from engine.flow.decision import Decision
+from engine.flow.decision import Binding, Decision
 from engine.journal import Journal
 
 if TYPE_CHECKING:
@@ -204,13 +204,16 @@ class State:
         d = self.decision()
         return d.player if d else None
 
-    def apply(self, action: str) -> None:
-        """Take the action with this label, then run the rules until the next decision."""
+    def apply(self, action: str | Binding) -> None:
+        """Take this legal action — a `Binding` of the decision, or its label — then run the
+        rules until the next decision."""
         d = self._decision  # self.decision(), without a call when it is known
         if d is None or self.over:
             d = self.decision()
         if d is None:
             raise StateError("the game is over: no action can be taken")
+        if type(action) is not str:
+            action = self._label_of(d, action)
         if action not in d.bindings:  # d.index
             raise StateError(f"'{action}' is not a legal action now",
                              hint=did_you_mean(action, d.actions) or
@@ -230,6 +233,18 @@ class State:
                 raise effects.too_deep(exc) from None
             raise
         self.history.append(action)
+
+    @staticmethod
+    def _label_of(d: Decision, b) -> str:
+        """The label of binding `b`, which must be one of decision `d`'s: a binding kept from
+        another decision, or made up, names an action that may not be legal now."""
+        if not isinstance(b, Binding):
+            raise StateError(f"an action is a Binding of the decision or its label, not "
+                             f"{type(b).__name__}")
+        if b.label in d.bindings and d.binding(b.label) == b:
+            return b.label
+        raise StateError(f"'{b.label}' is not a legal action now",
+                         hint=f"legal: {', '.join(d.actions[:12])}")
 
     def is_terminal(self) -> bool:
         return self.over
