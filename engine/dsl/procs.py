@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable
 
 from engine.dsl import pysource
+from engine.dsl.compiled import Compiled, error_pos, filename, runtime_message
 from engine.errors import HordeError, RuleRuntimeError
 
 _CATCH = (ArithmeticError, LookupError, TypeError, AttributeError, ValueError, RecursionError)
@@ -47,8 +48,6 @@ def _too_deep(name: str, depth: int):
 def _locate_error(c):
     """Inside an `except`: give the error being handled the position it happened at (as
     `machine.evaluate` does): a rule error gets it, any other error becomes one."""
-    from engine.dsl.compiler import error_pos, runtime_message
-
     exc = sys.exc_info()[1]
     span = c.locate(error_pos(c)) if c.locate else None
     if isinstance(exc, HordeError):
@@ -59,8 +58,6 @@ def _locate_error(c):
 
 
 def _make_direct(c, name: str, params: list[str], limits: dict) -> Callable:
-    from engine.dsl.compiler import _COUNTER, Compiled
-
     if c.uses is None or not set(c.uses) <= set(params) or not c.body or \
             not all(pysource.is_ident(p) for p in params):
         def generic(S, *args):  # reads a name no argument gives: the general way
@@ -89,8 +86,7 @@ def _make_direct(c, name: str, params: list[str], limits: dict) -> Callable:
     ]
     source = "\n".join([*head, *("    " + line for line in c.body), *tail]) + "\n"
     ns = c.fn.__globals__  # the procedure's own names: builtins, constants, callees
-    _COUNTER[0] += 1
-    pysource.run(source, f"<horde:proc {name}:{_COUNTER[0]}>", ns, c.locate(None) if c.locate else None)
+    pysource.run(source, filename(f"proc {name}"), ns, c.locate(None) if c.locate else None)
     fn = ns.pop("_direct")
     lines = {ln + len(head): pos for ln, pos in c.body_lines.items()}
     ns["_D"] = Compiled(fn, c.type, source, lines, c.locate)
