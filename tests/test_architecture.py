@@ -30,10 +30,7 @@ KNOWN_CYCLES = {
 # snippet's facts on the language's own tree (whatever its module is named).
 AST_ALLOWED = re.compile(r"engine\.dsl\.(compiler|resolve\w*|facts\w*)$")
 # Modules outside those that still read generated Python with `ast`.
-KNOWN_AST_USERS = {
-    "engine.dsl.procs",
-    "engine.flow.labels",
-}
+KNOWN_AST_USERS: set[str] = set()
 # Ids of bundled things that are also everyday words of code ("keys", "mine"...).
 PLAIN_WORDS = {"keys", "mine", "quick", "runner"}
 

@@ -31,6 +31,7 @@ class Compiled:
     body_lines: dict[int, ast.Pos] = field(default_factory=dict, repr=False)
     direct: Callable | None = field(default=None, repr=False)  # as a procedure: see direct_proc
     facts: Facts | None = field(default=None, repr=False)  # what it does (None: not known)
+    tree: ast.Node | None = field(default=None, repr=False)  # what it was compiled from
 
 
 _COUNTER = [0]

@@ -559,8 +559,12 @@ class _Emitter:
         if name in _OF_VALUES and len(parts) >= 2 and not e.kwargs:
             self.facts.use(_OF_VALUES[name])
             return f"{_OF_VALUES[name]}({', '.join(parts)})", b.returns  # Python's own, then
+        return self.builtin_call(e, b, parts), b.returns
+
+    def builtin_call(self, e: ast.Call, b, parts: list[str]) -> str:
+        """A call of builtin `b` on the generated arguments `parts`."""
         self.builtin_facts(e, b, parts)
-        return f"{pyname('_b_', name)}(S{''.join(', ' + p for p in parts)})", b.returns
+        return f"{pyname('_b_', b.name)}(S{''.join(', ' + p for p in parts)})"
 
     def builtin_facts(self, e: ast.Call, b, parts: list[str]) -> None:
         """What a call of builtin `b` touches (its arguments aside), as it declared: the
@@ -611,6 +615,9 @@ class _Emitter:
     def x_BinOp(self, e: ast.BinOp):
         left, lt = self.expr(e.left)
         right, rt = self.expr(e.right)
+        return self.binop(e, left, lt, right, rt)
+
+    def binop(self, e: ast.BinOp, left: str, lt: str, right: str, rt: str) -> tuple[str, str]:
         op = e.op
         if op in ("in", "notin"):  # `x in zone` reads the zone, as has(zone, x)
             self.facts.use("_in")
@@ -786,13 +793,7 @@ def compile_snippet(tree: ast.Node, env: Env, scope: dict[str, str], *, expr: bo
     lines = {ln + offset: pos for ln, pos in em.line_pos.items()}
     filename = compiled.filename(label)
     source = "\n".join(src_lines) + "\n"
-    namespace = _globals(env)
-    for name in em.facts.procs:
-        namespace["_pc_" + name] = procs.stub(namespace, name)
-    for name in em.zones_named:
-        namespace["_zr_" + name] = runtime.zone_refs(name)
-    for name in em.params_named:
-        namespace["_pm_" + name] = env.params[name]
+    namespace = names_of(em)
     try:
         pysource.run(source, filename, namespace)
     except pysource.GeneratedCodeError as exc:  # a bug: said at the snippet's line, not a crash
@@ -800,4 +801,17 @@ def compile_snippet(tree: ast.Node, env: Env, scope: dict[str, str], *, expr: bo
     fn = namespace["_snippet"]
     facts = em.facts.freeze(makes_list=expr and isinstance(tree, ast.ListLit | ast.Comprehension))
     return Compiled(fn, t, source, lines, uses=tuple(sorted(em.used_outer)), body=em.lines,
-                    body_lines=dict(em.line_pos), facts=facts), []
+                    body_lines=dict(em.line_pos), facts=facts, tree=tree), []
+
+
+def names_of(em: _Emitter) -> dict:
+    """The namespace of the code emitter `em` made: builtins, constants, the procedures it
+    calls, the zones and params it names."""
+    namespace = _globals(em.env)
+    for name in em.facts.procs:
+        namespace["_pc_" + name] = procs.stub(namespace, name)
+    for name in em.zones_named:
+        namespace["_zr_" + name] = runtime.zone_refs(name)
+    for name in em.params_named:
+        namespace["_pm_" + name] = em.env.params[name]
+    return namespace
