@@ -797,7 +797,7 @@ def compile_snippet(tree: ast.Node, env: Env, scope: dict[str, str], *, expr: bo
     try:
         pysource.run(source, filename, namespace)
     except pysource.GeneratedCodeError as exc:  # a bug: said at the snippet's line, not a crash
-        return None, [CompileProblem(exc.problem.message, lines.get(exc.lineno, tree.pos), exc.problem.hint)]
+        return None, [CompileProblem(exc.problem.message, lines.get(exc.lineno or 0, tree.pos), exc.problem.hint)]
     fn = namespace["_snippet"]
     facts = em.facts.freeze(makes_list=expr and isinstance(tree, ast.ListLit | ast.Comprehension))
     return Compiled(fn, t, source, lines, uses=tuple(sorted(em.used_outer)), body=em.lines,

@@ -68,6 +68,10 @@ class _Code(str):
     """Generated code, with what a plan needs to know of it: `held` and `plain` as in
     PlanTest; `zones`, the zones of `me` whose cards it lists, all and only those."""
 
+    held: Held | None
+    zones: tuple[str, ...] | None
+    plain: bool
+
     def __new__(cls, text: str, held: Held | None = None, zones: tuple[str, ...] | None = None,
                 plain: bool = False):
         code = super().__new__(cls, text)
@@ -238,11 +242,11 @@ def _substitute(node: ast.Node, bound: dict[str, ast.Node]) -> ast.Node:
     variable: every name in it is free)."""
     if isinstance(node, ast.Name):
         return bound.get(node.id, node)
-    changes = {}
+    changes: dict[str, object] = {}
     for name, value in _fields(node):
         if isinstance(value, ast.Node):
             changes[name] = _substitute(value, bound)
         elif isinstance(value, tuple) and value:
             changes[name] = tuple(_substitute(x, bound) if isinstance(x, ast.Node) else
                                     (x[0], _substitute(x[1], bound)) for x in value)
-    return dataclasses.replace(node, **changes) if changes else node
+    return dataclasses.replace(node, **changes) if changes else node  # type: ignore[arg-type]

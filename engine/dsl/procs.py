@@ -48,6 +48,7 @@ def _locate_error(c):
     """Inside an `except`: give the error being handled the position it happened at (as
     `machine.evaluate` does): a rule error gets it, any other error becomes one."""
     exc = sys.exc_info()[1]
+    assert exc is not None, "called outside an except block"
     span = c.locate(error_pos(c)) if c.locate else None
     if isinstance(exc, HordeError):
         if isinstance(exc, RuleRuntimeError) and exc.problem.span is None:
@@ -68,10 +69,7 @@ def _make_direct(c, name: str, params: list[str], limits: dict) -> Callable:
         f"    if S.depth >= {depth}:",
         f"        _too_deep({name!r}, {depth})",
         "    S.depth += 1",
-        "    S.fx_steps += 1",  # S.charge(1), written out
-        "    S.steps += 1",
-        "    if S.fx_steps > S.fx_cap or S.steps > S.step_cap:",
-        "        S.charge(0)",
+        *pysource.charge_lines(1, "    "),
         "    try:",
     ]
     tail = [

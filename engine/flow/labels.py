@@ -436,10 +436,7 @@ def make_plan(game, point: str, is_cur: bool) -> Plan:
     if inlined:
         lines += [f"    if S.depth >= {pysource.whole(game.limits['depth'])}:",
                   "        raise _Redo",
-                  f"    S.fx_steps += {inlined}",
-                  f"    S.steps += {inlined}",
-                  "    if S.fx_steps > S.fx_cap or S.steps > S.step_cap:",
-                  "        raise _Redo"]
+                  *pysource.charge_lines(inlined, "    ", over="raise _Redo")]
     lines += [f"    {name} = {text}" for name, text in hoisted.items()]
     lines.append("    found = []")
     for k, (test, _, _) in enumerate(tests):
