@@ -12,7 +12,7 @@ from engine.codec import FORMAT, decode
 from engine.errors import StateError
 from engine.journal import Journal
 from engine.model import HASH_VERSION, pack_hash
-from engine.state import State, holds_containers
+from engine.state import State
 
 _KEYS = {"pl": list, "ents": dict, "zones": dict, "vars": dict, "turn": dict, "stack": list,
          "rng": int, "cur": int, "turns": int, "steps": int, "over": bool, "winners": list,
@@ -37,8 +37,7 @@ def state_from_dict(game, data) -> State:
         S = State(game, data["players"], data["seed"])
         S.pl = decode(data["pl"], game)
         S.ents = {int(u): decode(e, game) for u, e in data["ents"].items()}
-        S.own = set(S.ents)
-        S.deep = {u for u, e in S.ents.items() if holds_containers(e)}
+        S.own_all()
         S.zones = {k: [int(u) for u in v] for k, v in data["zones"].items()}
         S.vars = decode(data["vars"], game)
         S.turn = decode(data["turn"], game)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.dsl.values import Z
-from engine.flow import machine
+from engine.flow import effects, machine
 from engine.state import State, copy_records, copy_value, copy_zones
 
 
@@ -21,7 +21,7 @@ def _deal_cards(S, game, players: int, keep: bool) -> None:
                 S.move_ent(uid, Z(card.zone, owner))
     if keep:
         game.program.dealt[players] = (copy_records(S.ents), copy_zones(S.zones), S.next_uid,
-                                       frozenset(S.deep))
+                                       S.deep_uids())
 
 
 def _copy_cards(S, made) -> None:
@@ -29,8 +29,7 @@ def _copy_cards(S, made) -> None:
     S.ents = copy_records(ents)
     S.zones = copy_zones(zones)
     S.next_uid = next_uid
-    S.own = set(S.ents)
-    S.deep = set(deep)
+    S.own_all(deep)
 
 
 def setup_state(game, players: int, seed: int, prepare=None) -> State:
@@ -48,7 +47,7 @@ def setup_state(game, players: int, seed: int, prepare=None) -> State:
         S.cur = i
         rec = copy_value(template)
         for name, c in worked_out:
-            rec[name] = machine.evaluate(S, c, {})
+            rec[name] = effects.evaluate(S, c, {})
         S.pl[i] = rec
     S.cur = 0
     fresh = not S.ents and S.next_uid == 1  # no entity made yet: the usual deal
@@ -64,7 +63,7 @@ def setup_state(game, players: int, seed: int, prepare=None) -> State:
             for key in ([f"{z.name}#{i}" for i in range(players)] if z.per_player else [z.name]):
                 S.shuffle_list(S.zones[key])
     if game.setup is not None:
-        machine.run_effect(S, game.setup, {})
+        effects.run_effect(S, game.setup, {})
     if prepare is not None:
         prepare(S)
     S.log.append({"t": "start", "players": players, "seed": seed})

@@ -17,8 +17,8 @@ from engine import rng
 from engine.codec import state_to_dict, state_view
 from engine.dsl.values import E, Face, P, Z
 from engine.errors import RuleRuntimeError, StateError, did_you_mean
-from engine.flow import machine
-from engine.flow.decision import Decision
+from engine.flow import effects, machine
+from engine.flow.decision import Binding, Decision
 from engine.journal import Journal
 
 if TYPE_CHECKING:
@@ -205,13 +205,16 @@ class State:
         d = self.decision()
         return d.player if d else None
 
-    def apply(self, action: str) -> None:
-        """Take the action with this label, then run the rules until the next decision."""
+    def apply(self, action: str | Binding) -> None:
+        """Take this legal action — a `Binding` of the decision, or its label — then run the
+        rules until the next decision."""
         d = self._decision  # self.decision(), without a call when it is known
         if d is None or self.over:
             d = self.decision()
         if d is None:
             raise StateError("the game is over: no action can be taken")
+        if type(action) is not str:
+            action = self._label_of(d, action)
         if action not in d.bindings:  # d.index
             raise StateError(f"'{action}' is not a legal action now",
                              hint=did_you_mean(action, d.actions) or
@@ -228,9 +231,21 @@ class State:
             if snapshot is not None:
                 self._restore(snapshot)
             if isinstance(exc, RecursionError):  # what the caps missed, in the pack's words
-                raise machine.too_deep(exc) from None
+                raise effects.too_deep(exc) from None
             raise
         self.history.append(action)
+
+    @staticmethod
+    def _label_of(d: Decision, b) -> str:
+        """The label of binding `b`, which must be one of decision `d`'s: a binding kept from
+        another decision, or made up, names an action that may not be legal now."""
+        if not isinstance(b, Binding):
+            raise StateError(f"an action is a Binding of the decision or its label, not "
+                             f"{type(b).__name__}")
+        if b.label in d.bindings and d.binding(b.label) == b:
+            return b.label
+        raise StateError(f"'{b.label}' is not a legal action now",
+                         hint=f"legal: {', '.join(d.actions[:12])}")
 
     def is_terminal(self) -> bool:
         return self.over
@@ -317,7 +332,8 @@ class State:
 
     # ---------- mechanics used by builtins ----------
     def charge(self, n: int) -> None:
-        """Count `n` steps against the per-effect and per-game budgets."""
+        """Count `n` steps against the per-effect and per-game budgets: every charge is this
+        one (generated code writes it out, `pysource.charge_lines`)."""
         self.fx_steps += n
         self.steps += n
         if self.fx_steps <= self.fx_cap and self.steps <= self.step_cap:
@@ -349,9 +365,6 @@ class State:
         if n <= 0:
             raise RuleRuntimeError(f"cannot choose among {n} possibilities")
         return self.words(1)[0] % n
-
-    def roll_die(self, die: str):
-        return self.roll_dice(die, 1)[0]
 
     def roll_dice(self, die: str, n: int) -> list:
         """Roll a die `n` times, logging each roll. Dice rolls are the commonest use of the
@@ -437,6 +450,24 @@ class State:
         self.own.add(uid)
         return rec
 
+    # `own` and `deep` are State's alone (see `ent_w`, `clone`): a slip would let a write show in a clone
+    def own_all(self, deep: frozenset[int] | None = None) -> None:
+        """Every record is this state's alone (just made, loaded or copied for it); `deep`:
+        those that may hold a list or a dict (`deep_uids`), else each record is looked at."""
+        self.own = set(self.ents)
+        self.deep = set(deep) if deep is not None else {u for u, e in self.ents.items() if holds_containers(e)}
+
+    def deep_uids(self) -> frozenset[int]:
+        return frozenset(self.deep)
+
+    def mark_deep(self, uid: int) -> None:
+        """Record `uid` now holds a list or a dict, which a write changes in place: clones copy it."""
+        self.deep.add(uid)
+
+    def share(self, uid: int) -> None:
+        """Record `uid` is held outside this state too (a table keyed by records): a write copies it."""
+        self.own.discard(uid)
+
     def move_ent(self, uid: int, dst: Z, bottom: bool = False) -> None:
         ent = self.ents[uid] if uid in self.own else self.ent_w(uid)
         try:  # self.zone(dst), which says what is wrong if this fails
@@ -484,7 +515,7 @@ class State:
         self.events.append((event, fields))
 
     def call_flow(self, proc: str, args: dict) -> None:
-        machine.push_proc(self, proc, args)
+        effects.push_proc(self, proc, args)
 
     def finish(self, winners: list[P], limit: bool = False) -> None:
         if self.over:

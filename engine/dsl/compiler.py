@@ -19,18 +19,19 @@ from __future__ import annotations
 
 import re
 import string
-import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from engine.dsl import ast, procs, pysource, runtime
+from engine.dsl import ast, compiled, procs, pysource, runtime
 from engine.dsl.builtins import BUILTINS
+from engine.dsl.compiled import Compiled
+from engine.dsl.compiled import error_pos as error_pos  # (where they were first)
+from engine.dsl.compiled import runtime_message as runtime_message
 from engine.dsl.env import Env
-from engine.dsl.facts import ANY, Facts, Tally
+from engine.dsl.facts import ANY, Tally
 from engine.dsl.pysource import ASSIGN_OPS, MAX_BLOCKS, MAX_BRANCH_DEPTH, OPERATORS
 from engine.dsl.pysource import name as pyname
 from engine.dsl.values import E, P
-from engine.errors import RuleRuntimeError, did_you_mean
+from engine.errors import did_you_mean
 
 NAMESPACES = ("turn", "game", "params", "event")
 CONSTS = ("players", "current")
@@ -52,24 +53,6 @@ class CompileProblem:
     pos: ast.Pos
     hint: str | None = None
 
-
-@dataclass(eq=False)  # each snippet is itself: what a game works out about one is kept by it
-class Compiled:
-    """A compiled snippet: call `fn(S, L)`. `lines` maps generated lines to snippet positions."""
-
-    fn: Callable
-    type: str
-    source: str
-    lines: dict[int, ast.Pos] = field(default_factory=dict)
-    locate: Callable[[ast.Pos | None], object] | None = None  # snippet pos -> file Span
-    uses: tuple[str, ...] | None = None  # outer names the snippet reads from `L` (None: unknown)
-    body: list[str] = field(default_factory=list, repr=False)  # generated lines, indent 1
-    body_lines: dict[int, ast.Pos] = field(default_factory=dict, repr=False)
-    direct: Callable | None = field(default=None, repr=False)  # as a procedure: see direct_proc
-    facts: Facts | None = field(default=None, repr=False)  # what it does (None: not known)
-
-
-_COUNTER = [0]
 
 # fields of cards and pieces no rule may set, and why (runtime.set_ refuses them too)
 _KEPT_FIELDS = {
@@ -576,8 +559,12 @@ class _Emitter:
         if name in _OF_VALUES and len(parts) >= 2 and not e.kwargs:
             self.facts.use(_OF_VALUES[name])
             return f"{_OF_VALUES[name]}({', '.join(parts)})", b.returns  # Python's own, then
+        return self.builtin_call(e, b, parts), b.returns
+
+    def builtin_call(self, e: ast.Call, b, parts: list[str]) -> str:
+        """A call of builtin `b` on the generated arguments `parts`."""
         self.builtin_facts(e, b, parts)
-        return f"{pyname('_b_', name)}(S{''.join(', ' + p for p in parts)})", b.returns
+        return f"{pyname('_b_', b.name)}(S{''.join(', ' + p for p in parts)})"
 
     def builtin_facts(self, e: ast.Call, b, parts: list[str]) -> None:
         """What a call of builtin `b` touches (its arguments aside), as it declared: the
@@ -628,6 +615,9 @@ class _Emitter:
     def x_BinOp(self, e: ast.BinOp):
         left, lt = self.expr(e.left)
         right, rt = self.expr(e.right)
+        return self.binop(e, left, lt, right, rt)
+
+    def binop(self, e: ast.BinOp, left: str, lt: str, right: str, rt: str) -> tuple[str, str]:
         op = e.op
         if op in ("in", "notin"):  # `x in zone` reads the zone, as has(zone, x)
             self.facts.use("_in")
@@ -801,59 +791,27 @@ def compile_snippet(tree: ast.Node, env: Env, scope: dict[str, str], *, expr: bo
     src_lines = ["def _snippet(S, L):", *head, *em.lines]
     offset = 1 + len(head)
     lines = {ln + offset: pos for ln, pos in em.line_pos.items()}
-    _COUNTER[0] += 1
-    filename = f"<horde:{label}:{_COUNTER[0]}>"
+    filename = compiled.filename(label)
     source = "\n".join(src_lines) + "\n"
-    namespace = _globals(env)
+    namespace = names_of(em)
+    try:
+        pysource.run(source, filename, namespace)
+    except pysource.GeneratedCodeError as exc:  # a bug: said at the snippet's line, not a crash
+        return None, [CompileProblem(exc.problem.message, lines.get(exc.lineno or 0, tree.pos), exc.problem.hint)]
+    fn = namespace["_snippet"]
+    facts = em.facts.freeze(makes_list=expr and isinstance(tree, ast.ListLit | ast.Comprehension))
+    return Compiled(fn, t, source, lines, uses=tuple(sorted(em.used_outer)), body=em.lines,
+                    body_lines=dict(em.line_pos), facts=facts, tree=tree), []
+
+
+def names_of(em: _Emitter) -> dict:
+    """The namespace of the code emitter `em` made: builtins, constants, the procedures it
+    calls, the zones and params it names."""
+    namespace = _globals(em.env)
     for name in em.facts.procs:
         namespace["_pc_" + name] = procs.stub(namespace, name)
     for name in em.zones_named:
         namespace["_zr_" + name] = runtime.zone_refs(name)
     for name in em.params_named:
-        namespace["_pm_" + name] = env.params[name]
-    try:
-        pysource.run(source, filename, namespace)
-    except pysource.GeneratedCodeError as exc:  # a bug: said at the snippet's line, not a crash
-        return None, [CompileProblem(exc.problem.message, lines.get(exc.lineno, tree.pos), exc.problem.hint)]
-    fn = namespace["_snippet"]
-    facts = em.facts.freeze(makes_list=expr and isinstance(tree, ast.ListLit | ast.Comprehension))
-    return Compiled(fn, t, source, lines, uses=tuple(sorted(em.used_outer)), body=em.lines,
-                    body_lines=dict(em.line_pos), facts=facts), []
-
-
-def error_pos(compiled: Compiled) -> ast.Pos | None:
-    """The snippet position of the innermost frame of the exception being handled."""
-    tb = sys.exc_info()[2]
-    pos = None
-    code = compiled.fn.__code__
-    while tb is not None:
-        if tb.tb_frame.f_code is code:
-            pos = compiled.lines.get(tb.tb_lineno)
-        tb = tb.tb_next
-    return pos
-
-
-def runtime_message(exc: BaseException) -> str:
-    if isinstance(exc, RuleRuntimeError):
-        return exc.problem.message
-    if isinstance(exc, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(exc, IndexError):
-        return "index out of range"
-    if isinstance(exc, KeyError):
-        return f"no value for {exc.args[0]!r}"
-    if isinstance(exc, AttributeError):
-        return "a value here is none or of the wrong kind"
-    if isinstance(exc, TypeError):  # Python's words for a value of the wrong kind, in the pack's
-        text = _CONCAT.sub(r"unsupported operand type(s) for +: '\1' and '\2'", str(exc))
-        text = _PY_TYPE.sub(lambda m: m[1] + _PY_TYPES.get(m[2], m[2]) + m[1], text)
-        return "a value of the wrong kind: " + text.replace("instances of ", "").replace(
-            "unsupported operand type(s) for", "cannot use")
-    return f"{type(exc).__name__}: {exc}"
-
-
-_PY_TYPE = re.compile(r"""(['"])(\w+)\1""")
-_CONCAT = re.compile(r'can only concatenate (\w+) \(not "(\w+)"\) to \w+')
-_PY_TYPES = {"int": "number", "str": "text", "NoneType": "none", "bool": "true/false",
-             "list": "list", "dict": "record", "P": "player", "E": "entity", "Z": "zone",
-             "Face": "die face"}
+        namespace["_pm_" + name] = em.env.params[name]
+    return namespace

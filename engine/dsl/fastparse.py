@@ -81,7 +81,7 @@ def _tokens(src: str) -> list[tuple[str, str, ast.Pos]]:
         m = match(src, pos)
         if m is None:
             raise _GiveUp
-        kind, value = m.lastgroup, m.group()
+        kind, value = m.lastgroup or "", m.group()
         where = (line, pos - line_start + 1)
         pos = m.end()
         if kind == "NL":
@@ -275,7 +275,8 @@ class _Reader:
         tok = toks[self.i]
         if tok[0] == "not" and least <= 3:
             self.i += 1
-            left, start, cap = ast.Not(tok[2], self.expr(3)[0]), tok[2], 2
+            left: ast.Node = ast.Not(tok[2], self.expr(3)[0])
+            start, cap = tok[2], 2
         else:
             left, start = self.factor()
             cap = 6
@@ -404,8 +405,8 @@ def _height(node) -> int:
     if isinstance(node, ast.ListLit):
         return 1 + max([_height(x) for x in node.items], default=0)
     if isinstance(node, ast.Comprehension):
-        parts = [node.item, node.source] + ([node.cond] if node.cond is not None else [])
-        return 1 + max(_height(x) for x in parts)
+        inner = [node.item, node.source] + ([node.cond] if node.cond is not None else [])
+        return 1 + max(_height(x) for x in inner)
     if isinstance(node, ast.Assign):
         return 1 + max(_height(node.target), _height(node.value))
     if isinstance(node, ast.ExprStmt):

@@ -130,3 +130,19 @@ def run(source: str, filename: str, ns: dict, span: Span | None = None) -> dict:
     """Compile `source` and run it in namespace `ns` (which it fills with its definitions)."""
     exec(compile_source(source, filename, span), ns)  # noqa: S102 - generated source only
     return ns
+
+
+def charge_lines(n: int, indent: str = "", fresh: bool = False, effect_steps: int | None = None,
+                 over: str = "S.charge(0)  # which raises the error") -> list[str]:
+    """`S.charge(n)` written out, for generated code that runs at every step: `n` steps
+    counted against the effect's budget and the game's, and past either `over` runs (by
+    default `S.charge(0)`, which raises the error). `fresh`: they are an effect's first
+    steps (its count starts at `n`); when its budget `effect_steps` is known to hold them,
+    only the game's is tested."""
+    k = whole(n)
+    if not fresh:
+        lines = [f"S.fx_steps += {k}", f"S.steps += {k}", "if S.fx_steps > S.fx_cap or S.steps > S.step_cap:"]
+    else:
+        test = "" if effect_steps is not None and effect_steps >= n else f" or S.fx_cap < {k}"
+        lines = [f"S.fx_steps = {k}", f"S.steps += {k}", f"if S.steps > S.step_cap{test}:"]
+    return [indent + line for line in (*lines, "    " + over)]

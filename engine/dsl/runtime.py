@@ -63,7 +63,7 @@ def set_(S, obj, name: str, value):
     if t is E and name in S.ents[obj.i] and not name.startswith("@") and name not in ("id", "cell"):
         S.ent_w(obj.i)[name] = value
         if type(value) is list or type(value) is dict:
-            S.deep.add(obj.i)  # to be copied with its record (State.clone)
+            S.mark_deep(obj.i)
         return
     if t is E and name == "cell":
         raise RuleRuntimeError(f"cannot set '.cell' of {S.describe(obj)}: a piece's cell is kept by its "
@@ -74,11 +74,7 @@ def set_(S, obj, name: str, value):
 def items(S, x):
     """Iterate a list or a zone; charges its length to the step budget."""
     if type(x) is list:
-        n = len(x)  # S.charge(n), written out: comprehensions call this all the time
-        S.fx_steps += n
-        S.steps += n
-        if S.fx_steps > S.fx_cap or S.steps > S.step_cap:
-            S.charge(0)  # which raises the error
+        S.charge(len(x))
         return list(x)
     if type(x) is Z:
         seq = list(map(E_OF, S.zone(x)))
@@ -96,13 +92,7 @@ def repeat(S, n):
     """`repeat n:` runs n times (none when n < 1); charges n steps."""
     if type(n) is not int and (not isinstance(n, int) or isinstance(n, bool)):
         raise RuleRuntimeError(f"repeat needs a number, got {S.describe(n)}")
-    if n < 1:
-        S.charge(0)
-        return range(0)
-    S.fx_steps += n  # S.charge(n), written out: a piece's every move may be a repeat
-    S.steps += n
-    if S.fx_steps > S.fx_cap or S.steps > S.step_cap:
-        S.charge(0)  # which raises the error
+    S.charge(n if n > 0 else 0)
     return range(n)
 
 

@@ -14,9 +14,10 @@ class _Table(dict):
     without running Python code for the ones that exist."""
 
     __slots__ = ("kind",)
+    kind: type  # the reference class it interns (set once, by `_Ref.__init_subclass__`)
 
     def __missing__(self, i):
-        ref = object.__new__(self.kind)
+        ref: _Ref = object.__new__(self.kind)
         object.__setattr__(ref, "i", i)
         if type(i) is int:
             self[i] = ref

@@ -8,7 +8,6 @@ anything but the state.
 
 from __future__ import annotations
 
-import ast as pyast
 from collections.abc import Callable
 from itertools import compress, repeat
 from operator import itemgetter
@@ -16,7 +15,9 @@ from typing import NamedTuple
 
 from engine.dsl import builtins as core
 from engine.dsl import pysource
+from engine.dsl.inline import PlanTest, plan_test
 from engine.dsl.values import E, P
+from engine.flow.effects import evaluate
 
 
 class Plan(NamedTuple):
@@ -93,7 +94,7 @@ def _put_labelled(S, a, name: str, values: list, out: dict) -> None:
                     hash(cell)  # a tuple of values that cannot change
                 except TypeError:
                     continue
-                S.own.discard(u)  # from now on, a write to this piece's record copies it first
+                S.share(u)  # from now on, a write to this piece's record copies it first
                 last[u] = (ent, lab, bound)
         elif type(v) is P:
             out[f"{head}{v.i})"] = (a, {name: v})
@@ -274,8 +275,6 @@ def _collect(S, point: str, actions, seat: int, base: dict, out: dict, careful: 
                 else:
                     out[a.id] = (a, {})
             return
-    from engine.flow.machine import evaluate
-
     for a in actions:
         who = a.who
         if who == "current" and not is_cur or who == "others" and is_cur:
@@ -361,14 +360,6 @@ def needs_locals(game, point: str) -> bool:
 
 # ---- plans: the legality checks of one point as one function ----
 
-def _test(c) -> str | None:
-    """The generated expression of a condition that reads only `me`, or None."""
-    if c.uses is None or not set(c.uses) <= {"me"} or len(c.body) != 1:
-        return None
-    line = c.body[0].strip()
-    return f"({line[len('return '):]})" if line.startswith("return ") else None
-
-
 def _offered(game, point: str, is_cur: bool) -> list:
     return [a for a in game.actions_at.get(point, ())
             if not (a.who == "current" and not is_cur or a.who == "others" and is_cur)]
@@ -404,21 +395,19 @@ def _tests(game, acts, ns: dict, domains: bool = False):
             if part is None or prepared is None:
                 pair.append(None)
                 continue
-            test, calls, names, mine = prepared[:4]
-            inlined[n] += calls
-            ns.update(part.fn.__globals__)  # the snippets' names: builtins, constants, procedures
-            ns.update(names)
-            hoisted.update(mine)
-            pair.append(f"({test})")
+            inlined[n] += prepared.calls
+            ns.update(prepared.names)  # the snippets' names: builtins, constants, procedures
+            hoisted.update(prepared.hoisted)
+            pair.append(f"({prepared.test})")
         # the values of a domain test are those of the domain when it inlines no call (whose
         # steps are charged up front, not where they happen); binding takes them as they are
         # when the action has only that parameter
-        same = in_domain is not None and in_domain[1] == 0 and len(a.params) == 1
+        same = in_domain is not None and in_domain.calls == 0 and len(a.params) == 1
         tests.append((pair[0], pair[1], same))
         first = ready if cond is not None else in_domain
-        zones = None if first is None else first[4]
-        if zones is None and in_domain is not None and ready is not None and ready[5]:
-            zones = in_domain[4]  # a condition that cannot fail, then a domain that needs a card
+        zones = None if first is None else first.held
+        if zones is None and in_domain is not None and ready is not None and ready.plain:
+            zones = in_domain.held  # a condition that cannot fail, then a domain that needs a card
         held.append(zones)
     return tests, inlined, hoisted, held
 
@@ -447,10 +436,7 @@ def make_plan(game, point: str, is_cur: bool) -> Plan:
     if inlined:
         lines += [f"    if S.depth >= {pysource.whole(game.limits['depth'])}:",
                   "        raise _Redo",
-                  f"    S.fx_steps += {inlined}",
-                  f"    S.steps += {inlined}",
-                  "    if S.fx_steps > S.fx_cap or S.steps > S.step_cap:",
-                  "        raise _Redo"]
+                  *pysource.charge_lines(inlined, "    ", over="raise _Redo")]
     lines += [f"    {name} = {text}" for name, text in hoisted.items()]
     lines.append("    found = []")
     for k, (test, _, _) in enumerate(tests):
@@ -625,109 +611,15 @@ def _room(game, most: int, steps: str, fx_steps: str) -> str:
         f"{steps} + {most} <= S.step_cap" if most else "True"
 
 
-def _prepared(game, a, part: str, c):
-    """(test, inlined calls, names they need, hoisted lookups, zones it first needs a card
-    in, whether it is plain) for condition `c`, part `part` of action `a` (its "if" or its
-    first "domain"), or None when it cannot join a plan; made once per game: an action
-    offered at several points shares its condition among plans."""
+def _prepared(game, a, part: str, c) -> PlanTest | None:
+    """Condition `c`, part `part` of action `a` (its "if" or its first "domain"), as a plan
+    test (engine.dsl.inline), or None when it cannot join a plan; made once per game: an
+    action offered at several points shares its condition among plans."""
     tests = game.program.tests
     key = (a.id, part)
-    if key in tests:
-        return tests[key]
-    made = None
-    test = _test(c)
-    if test is not None:
-        from engine.dsl.procs import inline
-
-        try:
-            tree, n, names = inline(test, game, players=("v_me",))
-            hoist = _Hoist()
-            tree = hoist.visit(tree)
-            made = (pyast.unparse(tree), n, names, hoist.names, _first_held(tree), _plain(tree))
-        except RecursionError:  # a test too deep to rewrite here joins no plan
-            pass
-    tests[key] = made
-    return made
-
-
-def _first_held(tree) -> tuple[tuple[str, str | None], ...] | None:
-    """The zones of `me` a test needs a card in, one of them, before anything else, each
-    with the card it needs there (None: any card): `has(me.hand, 'x') and ...` is false,
-    and evaluates nothing more, when `me.hand` holds no 'x'; `cards(me.hand) + cards(me.bag)`
-    is empty when both are."""
-    node = tree.body if isinstance(tree, pyast.Expression) else tree
-    while isinstance(node, pyast.BoolOp) and isinstance(node.op, pyast.And):
-        node = node.values[0]
-    if isinstance(node, pyast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], pyast.In) and \
-            isinstance(node.comparators[0], pyast.Name) and node.comparators[0].id.startswith("_my_ids_"):
-        card = node.left.value if isinstance(node.left, pyast.Constant) and type(node.left.value) is str else None
-        return ((node.comparators[0].id[len("_my_ids_"):], card),)
-    zones = _cards_of(node)
-    return None if zones is None else tuple((zone, None) for zone in zones)
-
-
-def _cards_of(node) -> tuple[str, ...] | None:
-    """The zones of `me` whose cards `node` lists, all of them and nothing else; or None."""
-    if isinstance(node, pyast.BinOp) and isinstance(node.op, pyast.Add):
-        left, right = _cards_of(node.left), _cards_of(node.right)
-        return None if left is None or right is None else left + right
-    if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == "_add" \
-            and not node.keywords and len(node.args) == 2:  # two lists joined within the caps
-        left, right = _cards_of(node.args[0]), _cards_of(node.args[1])
-        return None if left is None or right is None else left + right
-    if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) and node.func.id == "_b_cards" and \
-            not node.keywords and len(node.args) == 2 and isinstance(node.args[1], pyast.Name) and \
-            node.args[1].id.startswith("_my_zone_") and core.BUILTINS["cards"].fn is core._cards:
-        return (node.args[1].id[len("_my_zone_"):],)
-    return None
-
-
-_PLAIN = (pyast.Expression, pyast.BoolOp, pyast.And, pyast.Or, pyast.UnaryOp, pyast.Not, pyast.Load,
-          pyast.Compare, pyast.Eq, pyast.NotEq, pyast.Constant, pyast.Name)
-
-
-def _plain(tree) -> bool:
-    """Whether a test cannot fail, nor charge a step: it compares names, constants and
-    fields of `me`'s record (which every player has), and calls nothing."""
-    return all(isinstance(node, _PLAIN) or isinstance(node, pyast.Subscript) and
-               isinstance(node.value, pyast.Name) and node.value.id == "_my_rec" and
-               isinstance(node.slice, pyast.Constant) for node in pyast.walk(tree))
-
-
-class _Hoist(pyast.NodeTransformer):
-    """Look up `me`'s record and zones once, not in every test that reads them: replaces
-    `S.pl[v_me.i]` and `_zr_<zone>[v_me.i]` by local names, noting their definitions; and
-    `has(me.<zone>, 'card')` by a look into the set of ids in that zone, made once."""
-
-    def __init__(self):
-        self.names: dict[str, str] = {}
-
-    def visit_Subscript(self, node: pyast.Subscript):
-        self.generic_visit(node)
-        text = pyast.unparse(node)
-        if text == "S.pl[v_me.i]":
-            name = "_my_rec"
-        elif isinstance(node.value, pyast.Name) and node.value.id.startswith("_zr_") and \
-                pyast.unparse(node.slice) == "v_me.i":
-            name = "_my_zone_" + node.value.id[len("_zr_"):]
-        else:
-            return node
-        self.names[name] = text
-        return pyast.Name(name, pyast.Load())
-
-    def visit_Call(self, node: pyast.Call):
-        self.generic_visit(node)
-        f, args = node.func, node.args
-        if isinstance(f, pyast.Name) and f.id == "_b_has" and len(args) == 3 and \
-                not node.keywords and isinstance(args[1], pyast.Name) and \
-                args[1].id.startswith("_my_zone_") and isinstance(args[2], pyast.Constant) and \
-                isinstance(args[2].value, str) and core.BUILTINS["has"].fn is core._has:
-            ids = "_my_ids_" + args[1].id[len("_my_zone_"):]
-            zone = args[1].id  # an empty hand, the usual one, needs no set of ids
-            self.names[ids] = f"_zone_ids(S, {zone}) if S.zones[{zone}.key] else _NO_IDS"
-            return pyast.Compare(pyast.Constant(args[2].value), [pyast.In()],
-                                 [pyast.Name(ids, pyast.Load())])
-        return node
+    if key not in tests:
+        tests[key] = plan_test(game, c)
+    return tests[key]
 
 
 class _Redo(Exception):

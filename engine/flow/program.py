@@ -32,7 +32,7 @@ class FlowProgram:
 
     __slots__ = ("game", "steppers", "done_at", "parents", "boundary", "turn_lists", "end_check",
                  "end_watch", "may_end", "plans", "windows", "fx_reads_locals", "labellings", "texts",
-                 "tests", "leaves", "rolls", "player_template", "dealt")
+                 "tests", "rolls", "player_template", "dealt")
 
     def __init__(self, game: Game):
         self.game = game
@@ -54,7 +54,6 @@ class FlowProgram:
         self.labellings: dict[tuple[str, str], tuple] = {}  # (action id, parameter) -> labels._labelling
         self.texts: dict[type, dict] = {}  # type -> value -> its text in labels (labels._text)
         self.tests: dict[tuple[str, str], tuple | None] = {}  # (action id, part) -> labels._prepared
-        self.leaves: dict[str, tuple | None] = {}  # procedure -> engine.dsl.procs._leaf_value
         self.rolls = {die: _roll_plan(die, faces) for die, faces in game.dice.items()}
         # every player field with its constant initial value; the fields whose initial value
         # is an expression, in order

@@ -25,6 +25,21 @@ from operator import itemgetter
 from engine.dsl import pysource
 from engine.dsl.facts import reached
 from engine.dsl.runtime import zone_refs
+from engine.flow.decision import decision
+from engine.flow.effects import (
+    CATCH,
+    NO_LOCALS,
+    after_effect,
+    evaluate,
+    flow_locals,
+    locals_for,
+    located,
+    may_end,
+    push,
+    push_proc,
+    run_effect,
+    start_turn,
+)
 from engine.flow.labels import legal_bindings, needs_locals
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
 
@@ -79,11 +94,8 @@ class _Hands(dict):
 
 
 def _namespace(game) -> dict:
-    from engine.flow import machine
-
-    return {"after_effect": machine.after_effect, "flow_locals": machine.flow_locals,
-            "located": machine.located, "push": machine.push, "evaluate": machine.evaluate,
-            "CATCH": machine.CATCH, "len": len, "NO_LOCALS": machine.NO_LOCALS,
+    return {"after_effect": after_effect, "flow_locals": flow_locals, "located": located,
+            "push": push, "evaluate": evaluate, "CATCH": CATCH, "len": len, "NO_LOCALS": NO_LOCALS,
             "_steppers": game.program.steppers, "_stepper": game.program.stepper}
 
 
@@ -203,18 +215,13 @@ def _child(game, nid: int, cid: int, child, ns: dict, fr: str) -> list[str]:
     """The code that runs child `cid` of sequence `nid` in place, the sequence's frame in
     variable `fr`; it returns when the interpreter must go on."""
     if child.kind == DO:
-        from engine.flow.machine import may_end
-
         fx = child.fx
         ns[f"_fx{cid}"] = fx
         ns[f"_fxfn{cid}"] = fx.fn
         # run_effect(S, fx, L), written out, with after_effect called only when it has
         # something to do; then frames pushed or popped (a call, the end of a turn) or the
         # end of the game hand over to the interpreter
-        out = ["S.fx_steps = 1",  # S.charge(1) after S.fx_steps = 0
-               "S.steps += 1",
-               "if S.steps > S.step_cap" + (" or S.fx_cap < 1:" if game.limits["effect_steps"] < 1 else ":"),
-               "    S.charge(0)",
+        out = [*pysource.charge_lines(1, fresh=True, effect_steps=game.limits["effect_steps"]),
                "try:",
                f"    _fxfn{cid}(S, {_locals(game, nid, fx)})",
                "except CATCH as exc:",
@@ -321,8 +328,6 @@ def _make_for_each(game, nid: int):
     (written in place when it is a sequence, as in `_in_place`), and the next value comes
     as soon as it is done, until a decision (or a call) hands over to the interpreter. A
     loop over turns starts each one (`start_turn`) before its body."""
-    from engine.flow.machine import start_turn
-
     node = game.nodes[nid]
     ns = _namespace(game)
     ns.update(_dom=node.domain, _domfn=node.domain.fn, _list=list)
@@ -354,8 +359,6 @@ def _make_for_each(game, nid: int):
 def _make_repeat(game, nid: int):
     """A `repeat` loop, run like `for_each`: round after round while nothing needs the
     interpreter."""
-    from engine.flow.machine import NO_LOCALS, evaluate, flow_locals, locals_for, push
-
     node = game.nodes[nid]
     cond, times, most = node.cond, node.times, node.max
     body = node.body
@@ -378,10 +381,7 @@ def _make_repeat(game, nid: int):
                 stack.pop()
                 return
             fr[1] += 1
-            S.fx_steps += 1  # S.charge(1), written out
-            S.steps += 1
-            if S.fx_steps > S.fx_cap or S.steps > S.step_cap:
-                S.charge(0)  # which raises the error
+            S.charge(1)
             # the body's frame, pushed and run in place, as in a for_each
             if len(stack) > limit:
                 push(S, body)  # which raises
@@ -396,35 +396,18 @@ def _make_repeat(game, nid: int):
 # ---- the other nodes ----
 
 def _make_do(game, nid: int):
-    """An effect: `run_effect`, with `after_effect` only when it has something to do (as in
-    a sequence)."""
-    from engine.flow.machine import CATCH, after_effect, locals_for, located, may_end
-
+    """An effect with a frame of its own (a sequence runs its effects in place, and a
+    flow's bodies are sequences): `run_effect`."""
     fx = game.nodes[nid].fx
-    fn, ends = fx.fn, may_end(game, fx)
 
     def _do(S, fr):
         S.stack.pop()
-        L = locals_for(S, fx)
-        S.fx_steps = 1  # S.charge(1) after S.fx_steps = 0
-        S.steps += 1
-        if S.steps > S.step_cap or S.fx_cap < 1:
-            S.charge(0)
-        try:
-            fn(S, L)
-        except CATCH as exc:
-            raise located(exc, fx) from None
-        if ends:
-            after_effect(S)  # which need not ask may_end again
-        elif S.events or S.end_turn_requested:
-            after_effect(S, fx)
+        run_effect(S, fx, locals_for(S, fx))
 
     return _do
 
 
 def _make_if(game, nid: int):
-    from engine.flow.machine import evaluate, locals_for, push
-
     node = game.nodes[nid]
     cond, then, orelse = node.cond, node.then, node.orelse
 
@@ -438,8 +421,6 @@ def _make_if(game, nid: int):
 
 
 def _make_call(game, nid: int):
-    from engine.flow.machine import evaluate, flow_locals, push_proc
-
     node = game.nodes[nid]
     proc, args = node.proc, tuple(node.args.items())
 
@@ -453,8 +434,6 @@ def _make_call(game, nid: int):
 
 def _make_ask(game, nid: int):
     """An ask: the locals are gathered only when `who` or an action at its point reads one."""
-    from engine.flow.machine import NO_LOCALS, decision, evaluate, flow_locals, locals_for
-
     node = game.nodes[nid]
     point, who, can_pass = node.point, node.who, node.can_pass
     gather = needs_locals(game, point)
@@ -483,8 +462,6 @@ def _make_window(game, nid: int):
     gives it (`first`, in the window's `order`), so it is not looked for twice; and what the
     check found out about that seat (`hand`, see `Window.check`) is not worked out twice
     either."""
-    from engine.flow.machine import NO_LOCALS, decision, flow_locals
-
     node = game.nodes[nid]
     point, who = node.point, node.who or "any"
     gather = needs_locals(game, point)

@@ -3,7 +3,7 @@
 For each compiled snippet of a game (found by walking the game's objects, in their
 order), one line: where it is, the keys it reads and writes (engine.dsl.footprint),
 whether it is contained (engine.flow.steppers) and whether it may end the game
-(engine.flow.machine `may_end`). tests/dsl/test_footprint.py works them out again and
+(engine.flow.effects `may_end`). tests/dsl/test_footprint.py works them out again and
 compares them with the files in footprints/, so a change of what the analyses answer
 shows as a readable diff. After a change meant to change them, write the files anew with
 `python -m tests.dsl.footprint_golden` and review the diff.
@@ -18,7 +18,7 @@ from pathlib import Path
 import engine
 from engine.dsl import footprint
 from engine.dsl.compiler import Compiled
-from engine.flow import machine, steppers
+from engine.flow import effects, steppers
 from tests.goldens.playthrough import GAMES, name
 
 HERE = Path(__file__).parent / "footprints"
@@ -60,7 +60,7 @@ def lines(pack: str, mode: str | None) -> list[str]:
         out.append(f"{where} {label}: {_keys(footprint.reads(game, c))} | "
                    f"{_keys(footprint.writes(game, c))} | "
                    f"{'contained' if steppers.contained(game, c) else 'not contained'} | "
-                   f"{'may end' if machine.may_end(game, c) else 'cannot end'}")
+                   f"{'may end' if effects.may_end(game, c) else 'cannot end'}")
     return out
 
 

@@ -12,7 +12,7 @@ import engine
 from engine.dsl import footprint
 from engine.dsl.facts import RESULT
 from engine.dsl.footprint import ANY, OTHER
-from engine.flow import machine
+from engine.flow import effects
 from tests.dsl.footprint_golden import HERE as FOOTPRINTS
 from tests.dsl.footprint_golden import PACKS, lines
 from tests.goldens.playthrough import name
@@ -117,8 +117,8 @@ def test_end_checks_run_only_after_effects_that_may_matter():
     g = engine.load("roll-them-bones")
     rolls = next(n.fx for n in g.nodes if n.kind == "do" and n.fx.facts.builtins == {"roll", "log"})
     bitten = next(n.fx for n in g.nodes if n.kind == "do" and "hurt" in n.fx.facts.procs)
-    assert not machine.may_end(g, rolls)
-    assert machine.may_end(g, bitten)
+    assert not effects.may_end(g, rolls)
+    assert effects.may_end(g, bitten)
 
 
 def test_a_game_whose_end_holds_at_the_start_is_over_at_once(tmp_path):
@@ -141,6 +141,6 @@ def test_snippets_compiled_and_dropped_get_their_own_footprints(game):
     for k in range(300):
         c = game.compile_expr(sources[k % 3], effect=True, scope=me)
         assert footprint.writes(game, c) == expected[k % 3]
-        assert machine.may_end(game, c) is (k % 3 == 0)  # the end reads `score`
+        assert effects.may_end(game, c) is (k % 3 == 0)  # the end reads `score`
         del c
         gc.collect()  # the snippet is freed now (it sits in reference cycles), so its id is free

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import copy
 import json
 import pickle
@@ -150,3 +151,25 @@ def test_records_holding_lists_are_copied_with_the_state(game):
     assert S.ents[uid]["xs"] == [1, [2]]
 
 
+
+
+def test_a_loaded_state_copies_its_records_holding_lists_with_clones(game):
+    S = game.new_state(players=2, seed=1)
+    uid = S.new_entity("x", {"xs": [1]})
+    R = game.state_from_dict(json.loads(json.dumps(S.to_dict())))
+    plain = next(u for u in R.ents if u != uid)
+    assert R.ent_w(plain) is R.ents[plain]  # loaded for R alone: written in place
+    C = R.clone()
+    C.ents[uid]["xs"].append(2)
+    assert R.ents[uid]["xs"] == [1]
+
+
+def test_only_the_state_touches_its_copy_on_write_sets():
+    """Which records a state may write in place (`own`) and which its clones copy (`deep`)
+    is State's to say: a slip elsewhere would let one game's write show in another's."""
+    engine_dir = Path(engine.__file__).parent
+    hits = [f"{path.relative_to(engine_dir)}:{node.lineno}"
+            for path in sorted(engine_dir.rglob("*.py")) if path.name != "state.py"
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Attribute) and node.attr in ("own", "deep")]
+    assert not hits, f"use State's methods (own_all, share, mark_deep...): {hits}"

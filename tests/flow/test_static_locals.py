@@ -10,7 +10,7 @@ import random
 import pytest
 
 import engine
-from engine.flow import machine
+from engine.flow import effects
 from engine.flow.nodes import DO, IF, REPEAT, SEQ
 from engine.flow.steppers import contained, frame_of
 from tests.properties.variants import all_variants, variant_id
@@ -23,7 +23,7 @@ def _checked(c, seen: list):
     fn = c.fn
 
     def check(S, L):
-        expected = machine.flow_locals(S)
+        expected = effects.flow_locals(S)
         assert {n: L[n] for n in c.uses} == {n: expected[n] for n in c.uses}
         seen[0] += 1
         return fn(S, L)
@@ -39,7 +39,7 @@ def _watch(g) -> list:
             for cid in node.children:
                 child = g.nodes[cid]
                 if child.kind == DO:
-                    machine.may_end(g, child.fx)
+                    effects.may_end(g, child.fx)
                     contained(g, child.fx)  # (read off the code before it is wrapped)
                     snippets.append(child.fx)
                 elif child.kind == IF:
