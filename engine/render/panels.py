@@ -144,4 +144,6 @@ def result_text(S) -> str:
         return f"{', '.join(names[:-1])} and {names[-1]} win"
     if S.limit_hit:
         return "turn limit reached: no winner"
+    if all(v < 0 for v in S.returns()):
+        return "everyone loses" if len(S.pl) > 1 else "P0 loses"
     return "no winner"

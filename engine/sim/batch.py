@@ -128,8 +128,10 @@ def play_one(game, players: int, specs: list[str], seed: int, index: int,
         # state whose lists nest past Python's stack, say), in the pack's words
         raise _which_game(too_deep(exc), index, gseed) from None
     # A game stopped by the turn limit counted the turn it never started.
+    all_lost = state.over and not state.winners and not state.limit_hit and \
+        all(v < 0 for v in state.returns())
     return GameRecord(index, gseed, tuple(state.winners), state.turns, state.limit_hit, decisions,
-                      tuple(uses), values)
+                      tuple(uses), values, all_lost)
 
 
 def _which_game(exc: HordeError, index: int, gseed: int) -> HordeError:
