@@ -251,7 +251,8 @@ class State:
         return self.over
 
     def returns(self) -> list[float]:
-        """+1 for winners, -1 for losers (and everyone else once somebody won), else 0."""
+        """+1 for winners, -1 for losers (and everyone else once somebody won), else 0: a
+        team loss (every seat lost, nobody won) is all -1, a draw all 0."""
         won = set(self.winners)
         out = []
         for i in range(len(self.pl)):

@@ -8,7 +8,8 @@ no road meets a non-road edge.
 Squares are cells `(x, y)` in one global grid: the tile at position `(tx, ty)` covers
 x = 3·tx .. 3·tx+2 and y = 3·ty .. 3·ty+2 (y grows southwards, as the map is drawn). Moves
 are orthogonal: within a tile between any two passable squares, across a tile edge only
-between squares of the kinds the pack lists under `across`.
+between squares of the kinds the pack lists under `across` (and, when the pack says so,
+only where two roads meet: the middle squares of the shared edge).
 
 A `Map` is immutable and built once per distinct layout: states only store the layout's
 key (a string), so cloning a game does not copy the map, and the map of a layout with one
@@ -128,7 +129,8 @@ class Map:
                 nk = m.kind.get(nb)
                 if nk is None or nk in rules.blocked:
                     continue
-                if m.tile_pos[nb] != at and not (m.kind[sq] in rules.across and nk in rules.across):
+                if m.tile_pos[nb] != at and not (m.kind[sq] in rules.across and nk in rules.across
+                                                 and (not rules.roads_only or m.road_link(sq, nb))):
                     continue
                 links.append(nb)
                 if m.tile_pos[nb] != at:
@@ -145,6 +147,15 @@ class Map:
                 front.add(p)
         m.frontier = frozenset(front)
         return m
+
+    def road_link(self, a: Cell, b: Cell) -> bool:
+        """True when neighbouring squares `a` and `b` of two placed tiles are the middle
+        squares of the edge they share and both tiles have a road there: where roads meet."""
+        ta, tb = self.tile_pos[a], self.tile_pos[b]
+        e = next(k for k, step in STEP.items() if step == (tb[0] - ta[0], tb[1] - ta[1]))
+        c, r = MIDDLE[e]
+        return (a == (ta[0] * 3 + c, ta[1] * 3 + r) and e in self.tiles[ta].roads
+                and (e + 2) % 4 in self.tiles[tb].roads)
 
     # ---------- fitting ----------
     def fits(self, shape: Shape, at: Cell) -> bool:
@@ -283,12 +294,14 @@ class Map:
 
 @dataclass(frozen=True)
 class Rules:
-    """How squares connect: kinds nobody enters, kinds that connect across tile edges, and
-    whether a new tile must join the roads of the map (so every tile can be reached)."""
+    """How squares connect: kinds nobody enters, kinds that connect across tile edges (with
+    `roads_only`, only at the middle squares of an edge where two roads meet), and whether a
+    new tile must join the roads of the map (so every tile can be reached)."""
 
     blocked: frozenset[str]
     across: frozenset[str]
     connect: bool = False
+    roads_only: bool = False
 
 
 class MapCache:

@@ -11,6 +11,7 @@ stack and the zone of placed tiles, and the tile that starts on the table:
       across: [street]          # kinds that connect to the neighbouring tile
       road: street              # an edge has a road when its middle square is of this kind
       connect: true             # a new tile must meet a road of the map (default: only touch)
+      links: roads              # tiles join only where roads meet (default any: facing squares)
       stack: map_stack          # a zone: tiles not yet drawn (hidden)
       placed: map               # a zone: tiles on the table
       start: town-square        # placed at 0,0 when the game starts
@@ -38,7 +39,7 @@ from engine.extensions import Extension
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _SECTION_KEYS = {"type", "legend", "blocked", "across", "road", "stack", "placed", "start",
-                 "player_square", "connect", "tiles"}
+                 "player_square", "connect", "links", "tiles"}
 MAX_TILE_COUNT = 1000  # copies of one tile, as of one card (docs/limits.md)
 _TILE_KEYS = {"id", "name", "count", "squares", "roads", "fields"}
 
@@ -546,7 +547,8 @@ def build_tiles(section, node, ctx):
     if not isinstance(connect, bool):
         fail(f"board.connect is true or false, got {connect!r}", "connect")
         connect = False
-    return TileBoard(tiles, Rules(blocked, across, connect), section.get("stack"),
+    roads_only = section.get("links") == "roads"  # the schema allows 'any' and 'roads'
+    return TileBoard(tiles, Rules(blocked, across, connect, roads_only), section.get("stack"),
                      section.get("placed"), start, psq)
 
 

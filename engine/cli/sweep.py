@@ -63,17 +63,19 @@ def _value(e: dict, rate: bool) -> str:
 def table(sw: dict) -> Table:
     names = [p["name"] for p in sw["params"]]
     target = sw["target"]
+    lost = any(c["team_loss"]["value"] for c in sw["cells"])
     title = f"{len(sw['cells'])} combinations, {sw['cells'][0]['games']} games each, " \
             f"{sw['players']} players ({', '.join(sw['bots'])}), seed {sw['seed']}"
     t = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=title, title_justify="left",
-              caption=f"P0..P{sw['players'] - 1}: seat win rates; none: no winner; "
+              caption=f"P0..P{sw['players'] - 1}: seat win rates; none: no winner"
+                      f"{'; lost: team loss (every seat lost)' if lost else ''}; "
                       f"last column: {sw['measure_label']} with its 95% interval",
               caption_justify="left")
     for name in names:
         t.add_column(name, justify="right", no_wrap=True)
     for s in range(sw["players"]):
         t.add_column(f"P{s}", justify="right", no_wrap=True)
-    for name in ("none", "turns", "balance"):
+    for name in ("none", *(("lost",) if lost else ()), "turns", "balance"):
         t.add_column(name, justify="right", no_wrap=True)
     t.add_column(sw["measure_label"], justify="right", style="bold", no_wrap=True)
     if target is not None:
@@ -81,7 +83,8 @@ def table(sw: dict) -> Table:
     for c in sw["cells"]:
         row = [str(c["params"][n]) for n in names]
         row += [_pct(w) for w in c["win_rates"]]
-        row += [_pct(c["no_winner"]), f"{c['turns']['value']:.1f}", f"{c['balance']:.2f}",
+        row += [_pct(c["no_winner"]), *([_pct(c["team_loss"])] if lost else []),
+                f"{c['turns']['value']:.1f}", f"{c['balance']:.2f}",
                 _value(c["measure"], sw["rate"])]
         if target is not None:
             row.append("★" if c["rank"] < 3 else "")

@@ -165,6 +165,8 @@ def result_text(S) -> str:
     if len(S.pl) == 1 and S.losers:  # a solo game lost: say so, with its score
         score = _score(S)
         return "P0 loses" + (f" with a score of {score}" if score is not None else "")
+    if all(v < 0 for v in S.returns()):
+        return "everyone loses"
     return "no winner"
 
 

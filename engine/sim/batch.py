@@ -127,9 +127,11 @@ def play_one(game, players: int, specs: list[str], seed: int, index: int,
     except (RecursionError, MemoryError) as exc:  # what the caps missed (a bot copying a
         # state whose lists nest past Python's stack, say), in the pack's words
         raise _which_game(too_deep(exc), index, gseed) from None
+    all_lost = state.over and not state.winners and not state.limit_hit and \
+        all(v < 0 for v in state.returns())  # a team loss: every seat lost, and no draw
     # A game stopped by the turn limit counted the turn it never started.
     return GameRecord(index, gseed, tuple(state.winners), state.turns, state.limit_hit, decisions,
-                      tuple(uses), values)
+                      tuple(uses), values, all_lost)
 
 
 def _which_game(exc: HordeError, index: int, gseed: int) -> HordeError:

@@ -77,13 +77,16 @@ def load_variant(pack: str, v: Variant):
 # ---------- the comparison ----------
 
 def measures_of(results: list[SimResult]) -> list[str]:
-    """What to compare: each seat's win rate, draws, team wins, length, balance, metrics."""
+    """What to compare: each seat's win rate, draws, team wins and losses, length, balance,
+    metrics."""
     ref = results[0]
     names = [f"win_rate:{s}" for s in range(ref.players)] + ["no_winner"]
     if any(r.limit_hits for r in results):
         names.append("timeouts")
     if any(r.team_wins for r in results):
         names.append("team_win")
+    if any(r.team_losses for r in results):
+        names.append("team_loss")
     names += ["turns", "decisions", "balance"]
     shared = set(ref.metric_names)
     for r in results[1:]:
@@ -145,7 +148,7 @@ def sentences(rows: list[dict], results: list[SimResult]) -> list[str]:
         parts = []
         for row in rows:
             d = row["diffs"][j]
-            major = row["measure"].startswith(("win_rate", "no_winner", "team_win", "timeouts"))
+            major = row["measure"].startswith(("win_rate", "no_winner", "team_", "timeouts"))
             if d is None or not d["significant"] or not (major or row["measure"] == "turns"):
                 continue
             before, after = row["values"][0]["value"], row["values"][j + 1]["value"]

@@ -1,17 +1,19 @@
 """What a batch says about a game's balance, each number with its 95% interval.
 
-- outcomes: each seat's win rate, games with no winner (split into draws by the rules and
-  turn-limit draws), team wins (every seat won together: a co-operative victory);
+- outcomes: each seat's win rate, games with no winner (split into team losses — every seat
+  lost, a co-operative defeat, which is no draw —, draws by the rules and turn-limit draws),
+  team wins (every seat won together: a co-operative victory);
 - length: turns and decisions per game, as a distribution (mean, median, p10/p90, histogram);
 - actions: how often each action was chosen per game, and each seat's win rate in the games
   where it chose that action at least once, next to its win rate in the other games;
 - metrics: the pack's own `metrics:` evaluated at the end of every game;
 - Ludii-style summary measures (after the Ludii general game system's "concepts"):
-  balance (1 − the spread of seat win rates), completion (games with a winner), drawishness
-  (no winner by the rules), timeouts (turn limit), advantage (seat 0's win rate), duration.
+  balance (1 − the spread of seat win rates), completion (games with a result: a winner or
+  a team loss), drawishness (draws by the rules), timeouts (turn limit), advantage (seat 0's
+  win rate), duration.
 
 `scalar` and `per_game` name the measures a comparison or a sweep can target:
-`win_rate` (seat 0), `win_rate:S`, `no_winner`, `draws`, `timeouts`, `team_win`,
+`win_rate` (seat 0), `win_rate:S`, `no_winner`, `draws`, `timeouts`, `team_win`, `team_loss`,
 `completion`, `balance`, `turns`, `decisions` and `metric:NAME`.
 """
 
@@ -21,7 +23,7 @@ from engine.errors import HordeError, did_you_mean
 from engine.sim.result import SimResult
 from engine.sim.stats import Estimate, histogram, mean_ci, quantile, wilson
 
-BINARY = ("win_rate", "no_winner", "draws", "timeouts", "team_win", "completion")
+BINARY = ("win_rate", "no_winner", "draws", "timeouts", "team_win", "team_loss", "completion")
 MEANS = ("turns", "decisions")
 MEASURES = (*BINARY, "balance", *MEANS)
 
@@ -86,11 +88,11 @@ def ludii(result: SimResult) -> dict:
     n = result.games
     rates = [result.win_rate(s) for s in range(result.players)]
     spread = max(rates) - min(rates) if rates else 0.0
-    winners = n - result.no_winner
+    decided = n - result.no_winner + result.team_losses
     return {
         "balance": round(1 - spread, 4) if result.players > 1 else 1.0,
-        "completion": round(winners / n, 4) if n else 0.0,
-        "drawishness": round((result.no_winner - result.limit_hits) / n, 4) if n else 0.0,
+        "completion": round(decided / n, 4) if n else 0.0,
+        "drawishness": round(result.draws / n, 4) if n else 0.0,
         "timeouts": round(result.limit_hits / n, 4) if n else 0.0,
         "advantage": round(rates[0], 4) if rates else 0.0,
         "duration": round(sum(r.turns for r in result.records) / n, 4) if n else 0.0,
@@ -106,9 +108,10 @@ def report(result: SimResult) -> dict:
                       for s, e in enumerate(seat_wins(result))]
     d["outcomes"] = {
         "no_winner": wilson(result.no_winner, n).to_dict(),
-        "draws": wilson(result.no_winner - result.limit_hits, n).to_dict(),
+        "draws": wilson(result.draws, n).to_dict(),
         "timeouts": wilson(result.limit_hits, n).to_dict(),
         "team_win": wilson(result.team_wins, n).to_dict(),
+        "team_loss": wilson(result.team_losses, n).to_dict(),
     }
     d["length"] = {"turns": length([r.turns for r in result.records]),
                    "decisions": length([r.decisions for r in result.records])}
@@ -150,13 +153,15 @@ def per_game(result: SimResult, name: str) -> list[float] | None:
     if base == "no_winner":
         return [0.0 if r.winners else 1.0 for r in recs]
     if base == "draws":
-        return [1.0 if not r.winners and not r.limit else 0.0 for r in recs]
+        return [1.0 if not r.winners and not r.limit and not r.all_lost else 0.0 for r in recs]
     if base == "timeouts":
         return [1.0 if r.limit else 0.0 for r in recs]
     if base == "team_win":
         return [1.0 if r.team_win(p) else 0.0 for r in recs]
+    if base == "team_loss":
+        return [1.0 if r.all_lost else 0.0 for r in recs]
     if base == "completion":
-        return [1.0 if r.winners else 0.0 for r in recs]
+        return [1.0 if r.winners or r.all_lost else 0.0 for r in recs]
     if base in MEANS:
         return [float(getattr(r, base)) for r in recs]
     if base == "metric":
@@ -181,7 +186,8 @@ def measure_label(name: str) -> str:
     base, _, arg = name.partition(":")
     return {"win_rate": f"P{arg or 0} win rate", "no_winner": "no winner",
             "draws": "draws by the rules", "timeouts": "turn-limit draws",
-            "team_win": "team win", "completion": "completion", "balance": "balance",
+            "team_win": "team win", "team_loss": "team loss", "completion": "completion",
+            "balance": "balance",
             "turns": "turns", "decisions": "decisions", "metric": arg}.get(base, name)
 
 

@@ -22,7 +22,7 @@ def csv_rows(results: list[SimResult]) -> tuple[list[str], list[list]]:
     actions = sorted({a for r in results for rec in r.records for u in rec.uses for a in u})
     labelled = any(r.label for r in results)
     head = ["variant"] if labelled else []
-    head += ["game", "seed", "winners", "no_winner", "team_win", "turn_limit",
+    head += ["game", "seed", "winners", "no_winner", "team_win", "team_loss", "turn_limit",
             "turns", "decisions"]
     head += [f"metric:{m}" for m in metrics]
     head += [f"uses:P{s}:{a}" for s in range(players) for a in actions]
@@ -31,7 +31,8 @@ def csv_rows(results: list[SimResult]) -> tuple[list[str], list[list]]:
         for rec in r.records:
             row: list[object] = [r.label] if labelled else []
             row += [rec.index, rec.seed, ";".join(map(str, rec.winners)),
-                   int(not rec.winners), int(rec.team_win(r.players)), int(rec.limit),
+                   int(not rec.winners), int(rec.team_win(r.players)), int(rec.all_lost),
+                   int(rec.limit),
                    rec.turns, rec.decisions]
             row += [rec.metrics.get(m, "") for m in metrics]
             row += [rec.uses[s].get(a, 0) if s < len(rec.uses) else "" for s in range(players)

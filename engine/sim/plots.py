@@ -12,10 +12,12 @@ from pathlib import Path
 
 from engine.atomic import write_atomic
 from engine.errors import HordeError
+from engine.sim.stats import wilson
 
 SEAT_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860",
                 "#DA8BC3", "#8C8C8C"]
 GREY = "#9A9A9A"
+LOSS = "#4D4D4D"  # a team loss: darker than the draws' grey
 
 
 def _figure(width: float, height: float):
@@ -71,18 +73,30 @@ def sim_plot(rep: dict, turns: list[int], path: str | Path, title: str) -> None:
     left.set_title("Game length")
     left.legend(frameon=False)
     rows = rep["win_rates"]
-    names = [f"P{r['seat']}\n{r['bot']}" for r in rows] + ["no\nwinner"]
-    vals = [r["value"] for r in rows] + [rep["outcomes"]["no_winner"]["value"]]
-    errs = [_errbar(r) for r in rows] + [_errbar(rep["outcomes"]["no_winner"])]
-    colours = [SEAT_COLOURS[k % len(SEAT_COLOURS)] for k in range(len(rows))] + [GREY]
+    ends = outcome_bars(rep)
+    names = [f"P{r['seat']}\n{r['bot']}" for r in rows] + [e[0] for e in ends]
+    vals = [r["value"] for r in rows] + [e[1]["value"] for e in ends]
+    errs = [_errbar(r) for r in rows] + [_errbar(e[1]) for e in ends]
+    colours = [SEAT_COLOURS[k % len(SEAT_COLOURS)] for k in range(len(rows))] + [e[2] for e in ends]
     x = range(len(vals))
     right.bar(x, vals, color=colours, yerr=list(zip(*errs, strict=True)), capsize=5)
     for k, v in enumerate(vals):
         right.text(k, v + errs[k][1] + 0.01, f"{100 * v:.1f}%", ha="center", fontsize=9)
     right.set_xticks(list(x), names)
     right.set_title("Win rate (95% interval)")
-    _percent_axis(right, max(r["hi"] for r in rows + [rep["outcomes"]["no_winner"]]))
+    _percent_axis(right, max(r["hi"] for r in rows + [e[1] for e in ends]))
     _save(fig, path)
+
+
+def outcome_bars(rep: dict) -> list[tuple[str, dict, str]]:
+    """The bars beside the seats' win rates: (name, estimate, colour). Games nobody won, or,
+    when some were team losses, those apart from the draws (by the rules and at the turn
+    limit): a team loss is no draw."""
+    o = rep["outcomes"]
+    if not rep["team_losses"]:
+        return [("no\nwinner", o["no_winner"], GREY)]
+    drawn = wilson(rep["no_winner"] - rep["team_losses"], rep["games"]).to_dict()
+    return [("all\nlost", o["team_loss"], LOSS), ("draw", drawn, GREY)]
 
 
 def compare_plot(cmp: dict, turns: list[list[int]], path: str | Path, title: str) -> None:
@@ -92,7 +106,7 @@ def compare_plot(cmp: dict, turns: list[list[int]], path: str | Path, title: str
     left, right = fig.subplots(1, 2, width_ratios=[1.3, 1])
     variants = cmp["variants"]
     groups = [r for r in cmp["rows"] if r["measure"].startswith("win_rate")
-              or r["measure"] == "no_winner"]
+              or r["measure"] in ("no_winner", "team_loss")]
     k = len(variants)
     width = 0.8 / max(k, 1)
     top = 0.0

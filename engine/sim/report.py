@@ -50,7 +50,10 @@ def outcomes(rep: dict, result: SimResult) -> Table:
     o = rep["outcomes"]
     t.add_row("No winner", "", str(result.no_winner), pct(o["no_winner"]["value"]),
               interval(o["no_winner"]))
-    t.add_row("  by the rules", "", str(result.no_winner - result.limit_hits),
+    if result.team_losses:
+        t.add_row("  All seats lost", "", str(result.team_losses),
+                  pct(o["team_loss"]["value"]), interval(o["team_loss"]))
+    t.add_row("  Draw by the rules", "", str(result.draws),
               pct(o["draws"]["value"]), interval(o["draws"]))
     t.add_row("  Turn limit", "", str(result.limit_hits), pct(o["timeouts"]["value"]),
               interval(o["timeouts"]))

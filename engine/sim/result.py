@@ -1,6 +1,7 @@
 """What a batch of games leaves behind: one small record per game, and the batch around them.
 
-`SimResult` keeps every game's record (seed, winners, length, the actions each seat chose,
+`SimResult` keeps every game's record (seed, winners, whether every seat lost, length, the
+actions each seat chose,
 the pack's metrics at the end) so later analyses — reports, comparisons, sweeps, plots —
 can ask new questions of a batch without replaying it. Records are in game-index order
 whatever order the games were played in, which is what makes a batch's numbers the same
@@ -25,6 +26,7 @@ class GameRecord:
     decisions: int
     uses: tuple[dict, ...] = ()  # per seat: action id -> times chosen ('pass' included)
     metrics: dict = field(default_factory=dict)  # metric name -> value at the end
+    all_lost: bool = False  # nobody won and every seat lost (`State.returns()` all -1)
 
     def team_win(self, players: int) -> bool:
         """Every seat won together (a co-operative victory)."""
@@ -64,8 +66,18 @@ class SimResult:
 
     @property
     def no_winner(self) -> int:
-        """Games nobody won, turn-limit draws included."""
+        """Games nobody won: team losses, draws by the rules and turn-limit draws."""
         return sum(1 for r in self.records if not r.winners)
+
+    @property
+    def team_losses(self) -> int:
+        """Games every seat lost (a co-operative defeat; alone, simply a loss): no draw."""
+        return sum(1 for r in self.records if r.all_lost)
+
+    @property
+    def draws(self) -> int:
+        """Games that ended by the rules with nobody winning and not everybody losing."""
+        return self.no_winner - self.limit_hits - self.team_losses
 
     @property
     def limit_hits(self) -> int:
@@ -90,7 +102,7 @@ class SimResult:
             "games": self.games, "seconds": round(self.seconds, 3),
             "wins": {str(k): v for k, v in self.wins.items()},
             "no_winner": self.no_winner, "limit_hits": self.limit_hits,
-            "team_wins": self.team_wins,
+            "team_wins": self.team_wins, "team_losses": self.team_losses,
             "turns": self.turns,
             "decisions": summary([r.decisions for r in self.records]),
             "interrupted": self.interrupted,

@@ -115,6 +115,7 @@ def sweep(ranges: list[ParamRange], combos: list[dict], results: list[SimResult]
                 "measure": e.to_dict(),
                 "win_rates": [scalar(r, f"win_rate:{s}").to_dict() for s in range(r.players)],
                 "no_winner": scalar(r, "no_winner").to_dict(),
+                "team_loss": scalar(r, "team_loss").to_dict(),
                 "turns": scalar(r, "turns").to_dict(),
                 "balance": scalar(r, "balance").value,
                 "distance": None if target is None else abs(e.value - target),

@@ -64,7 +64,7 @@ def _play(game, players: int, seed: int) -> tuple:
 def test_games_skipping_end_checks_are_won_as_when_every_effect_checks(dz):
     checking = engine.load("defcon-z", "competitive")
     checking.program.end_watch = frozenset({ANY})
-    for seed in (0, 11):  # won by seat 0 after 89 turns, by seat 1 after 100
+    for seed in (4, 10):  # won by seat 0 after 157 turns, by seat 1 after 122
         played = _play(dz, 2, seed)
         assert played[2]
         assert played == _play(checking, 2, seed)

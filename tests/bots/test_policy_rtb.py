@@ -60,12 +60,12 @@ def test_first_aid_saves_a_health(rtb):
 
 def test_brain_cramp_spoils_an_opponents_good_roll(rtb):
     setup = "move(find(event_stack, 'brain-cramp'), players[1].event)"
-    assert greedy_choice(rtb, situation(rtb, setup, [1])) == (1, "brain-cramp")  # too easy
+    assert greedy_choice(rtb, situation(rtb, setup, [1])) == (1, "brain-cramp(roll=black)")  # too easy
     S = situation(rtb, setup, [5] + ["zombie2"] * 6)  # a hard black die: let it stand
     assert greedy_choice(rtb, S) == (1, "pass")
     S.apply("pass")
     assert S.decision().point == "after_zombies"  # ... but the zombies were beaten
-    assert greedy_choice(rtb, S) == (1, "brain-cramp")
+    assert greedy_choice(rtb, S) == (1, "brain-cramp(roll=zombies)")
 
 
 def test_adrenaline_rush_rerolls_a_failed_zombie_roll(rtb):
