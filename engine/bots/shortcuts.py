@@ -68,10 +68,8 @@ def _memoized(fn: Callable, memo: dict) -> Callable:
         hit = memo.get(key)
         if hit is not None:
             value, fx, steps = hit
-            S.fx_steps += fx
-            S.steps += steps
-            if S.fx_steps > S.fx_cap or S.steps > S.step_cap:
-                S.charge(0)
+            S.fx_steps += fx - steps  # the same in a pure procedure; kept exact all the same
+            S.charge(steps)
             return value
         fx, steps = S.fx_steps, S.steps
         value = fn(S, *args)

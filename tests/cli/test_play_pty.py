@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -22,12 +23,18 @@ PROMPT = r"P\d> "
 WAIT = 20  # seconds before a test gives up on a screen that never comes
 
 
+def _default_ctrl_c() -> None:
+    """Ctrl-C as a person's terminal has it: a suite started in the background of a shell
+    without job control inherits SIGINT ignored, and would hand that on to the game."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str, tmp_path: Path) -> pexpect.spawn:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HORDE_DATA_DIR": str(tmp_path),
            "COLUMNS": "120", "LINES": "45", "TERM": "xterm"}
     child = pexpect.spawn(sys.executable, ["-c", "from engine.cli.app import main; main()",
                                            *args], env=env, encoding="utf-8",
-                          dimensions=(45, 120), timeout=WAIT)
+                          dimensions=(45, 120), timeout=WAIT, preexec_fn=_default_ctrl_c)
     child.delaybeforesend = None  # each answer waits for its prompt already
     return child
 
