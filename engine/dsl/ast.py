@@ -6,7 +6,8 @@ that onto the YAML file, so errors point into the pack and not into a string.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
 
 Pos = tuple[int, int]
 
@@ -123,3 +124,26 @@ class Repeat(Node):
 @dataclass(frozen=True, slots=True)
 class Program(Node):
     body: tuple[Node, ...]
+
+
+def walk(tree: Node) -> Iterator[tuple[Node, int]]:
+    """(node, its depth) for every node of `tree`, the tree itself at depth 1, in no set
+    order: for analyses that look at every node of a snippet (which names it uses, how
+    deep it goes)."""
+    todo = [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        yield node, depth
+        for f in fields(node):
+            if f.name != "pos":
+                todo.extend((child, depth + 1) for child in _nodes(getattr(node, f.name)))
+
+
+def _nodes(value) -> Iterator[Node]:
+    """The nodes in a field's value: a node, or tuples of them (arguments, `(name, value)`
+    pairs, `(condition, body)` branches)."""
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _nodes(item)

@@ -207,7 +207,7 @@ def _leaf(procs: dict, env, name: str) -> tuple[list[str], ast.Node, set[str]] |
             any(p in NAMESPACES or p in CONSTS for p in params):
         return None
     free = set()
-    for node, _ in _walk(tree):
+    for node, _ in ast.walk(tree):
         if isinstance(node, ast.Comprehension) or isinstance(node, ast.Call) and node.func in env.effect_procs:
             return None
         if isinstance(node, ast.Name) and node.id not in params:
@@ -220,21 +220,8 @@ def _fields(node: ast.Node):
     return ((f.name, getattr(node, f.name)) for f in dataclasses.fields(node) if f.name != "pos")
 
 
-def _walk(tree: ast.Node):
-    """(node, its depth) for every node of expression `tree`."""
-    todo = [(tree, 1)]
-    while todo:
-        node, depth = todo.pop()
-        yield node, depth
-        for _, value in _fields(node):
-            for item in value if isinstance(value, tuple) else (value,):
-                item = item[1] if isinstance(item, tuple) else item  # a named argument: (name, value)
-                if isinstance(item, ast.Node):
-                    todo.append((item, depth + 1))
-
-
 def _depth(tree: ast.Node) -> int:
-    return max(depth for _, depth in _walk(tree))
+    return max(depth for _, depth in ast.walk(tree))
 
 
 def _substitute(node: ast.Node, bound: dict[str, ast.Node]) -> ast.Node:

@@ -48,24 +48,7 @@ def _conjoin(parts: list):
 
 def _names(tree) -> set[str]:
     """Every bare name used in an expression tree."""
-    found: set[str] = set()
-    todo = [tree]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Name):
-            found.add(node.id)
-        elif isinstance(node, ast.Node):
-            for f in node.__dataclass_fields__:
-                v = getattr(node, f)
-                if isinstance(v, ast.Node):
-                    todo.append(v)
-                elif isinstance(v, tuple):
-                    for x in v:
-                        if isinstance(x, ast.Node):
-                            todo.append(x)
-                        elif isinstance(x, tuple):
-                            todo.extend(y for y in x if isinstance(y, ast.Node))
-    return found
+    return {node.id for node, _ in ast.walk(tree) if isinstance(node, ast.Name)}
 
 
 class Builder:
