@@ -68,10 +68,11 @@ def _view_node(tree):
 
 
 def _reload_tree(game):
-    if not game.files:
+    if game.sources is None:
         return None
     try:
-        return load_tree(game.files[0], mode=game.mode, house=game.house, validate=False).node
+        return load_tree(game.sources.ref, mode=game.mode, house=game.sources.house,
+                         validate=False, sources=game.sources).node
     except PackError:
         return None
 

@@ -1,11 +1,13 @@
 """Running batches of games in one process or several, with the same results either way.
 
 A compiled `Game` holds generated functions and cannot be pickled, so a worker process
-rebuilds it from its recipe (`GameSpec`: the pack file, mode, params and house rules) and
-checks that the rebuilt rules hash the same. Work is cut into small chunks of game indices,
-dealt round-robin over the batches (so an interrupted comparison has played every variant
-about equally), and every record goes back to its place by game index: since a game depends
-only on (master seed, index), K workers give exactly what one does.
+rebuilds it from its recipe (`GameSpec`: the pack's and house rules' files by content, mode
+and params), refuses a recipe that does not match its hash, and checks that the rebuilt
+rules hash the same. The same recipe serves workers on other machines (`engine.sim.cluster`).
+Work is cut into small chunks of game indices, dealt round-robin over the batches (so an
+interrupted comparison has played every variant about equally), and every record goes back
+to its place by game index: since a game depends only on (master seed, index), K workers
+give exactly what one does.
 
 Workers are started with the `spawn` method (safe with threads, the same on every OS) and
 ignore SIGINT: Ctrl-C reaches the parent, which stops the pool and keeps what has finished.
@@ -16,15 +18,20 @@ anything is built; the pieces of work are made as they are dealt, not listed bef
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from engine.api import load
 from engine.errors import HordeError, PackError
 from engine.game import Game
+from engine.pack.sources import Sources
+from engine.pack.yamlspan import span_name
 from engine.sim.batch import check_bots, compile_metrics, new_result, play_one, seat_specs
 from engine.sim.result import SimResult
 from engine.state import check_players
@@ -48,27 +55,45 @@ def check_games(total: int) -> None:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """How to build a game again in another process."""
+    """How to build a game again in another process or on another machine: the files it
+    was loaded from by content (`engine.pack.sources`), its mode and params, the hash of
+    its rules, and `digest`, a hash of all of that. Its receiver reads nothing from disk."""
 
-    ref: str
+    sources: Sources
     mode: str | None
     params: tuple
-    house: tuple
-    hash: str
+    hash: str  # the rules' (`Game.hash`): the rebuilt game must have the same
+    digest: str  # of everything above: a spec changed on the way is refused
 
     @classmethod
     def of(cls, game) -> GameSpec:
-        if not game.files:
-            raise HordeError("this game was not loaded from files, so worker processes cannot "
+        if game.sources is None:
+            raise HordeError("this game was not loaded from files, so workers cannot "
                              "rebuild it", hint="use --jobs 1")
-        return cls(game.files[0], game.mode, tuple(sorted(game.params.items())),
-                   tuple(game.house), game.hash)
+        params = tuple(sorted(game.params.items()))
+        return cls(game.sources, game.mode, params, game.hash,
+                   _digest(game.sources, game.mode, params, game.hash))
 
     def load(self):
-        game = load(self.ref, mode=self.mode, params=dict(self.params), house=list(self.house))
+        """The game, built from the spec's own files; a HordeError if it is not the one
+        the spec was made from."""
+        if _digest(self.sources, self.mode, self.params, self.hash) != self.digest:
+            raise HordeError(f"the game sent for {span_name(Path(self.sources.ref))} does not "
+                             "match its hash: it was changed on the way, so it is not played",
+                             hint="start the run again; if it happens again, something between "
+                                  "this machine and the workers alters what is sent")
+        game = load(self.sources.ref, mode=self.mode, params=dict(self.params),
+                    house=list(self.sources.house), sources=self.sources)
         if game.hash != self.hash:
-            raise HordeError(f"{self.ref} changed while the simulation was starting")
+            raise HordeError(f"{span_name(Path(self.sources.ref))}: the rules built from the "
+                             "files sent differ from the ones being played",
+                             hint="a bug in horde: please report it with the pack")
         return game
+
+
+def _digest(sources: Sources, mode: str | None, params: tuple, rules: str) -> str:
+    body = json.dumps([sources.digest(), mode, params, rules], default=str)
+    return hashlib.sha256(body.encode()).hexdigest()
 
 
 @dataclass
@@ -201,10 +226,10 @@ def _play_chunk(task: tuple[int, int, int]):
     b, lo, hi = task
     spec, players, specs, seed = _BATCHES[b]
     try:
-        if spec not in _GAMES:
+        if spec.digest not in _GAMES:
             game = spec.load()
-            _GAMES[spec] = (game, compile_metrics(game))
-        game, metrics = _GAMES[spec]
+            _GAMES[spec.digest] = (game, compile_metrics(game))
+        game, metrics = _GAMES[spec.digest]
         records = [play_one(game, players, specs, seed, i, metrics) for i in range(lo, hi)]
     except HordeError as exc:  # its pickled form would lose the problems and their spans
         return b, [], (type(exc), exc.problems)
