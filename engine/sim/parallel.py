@@ -124,15 +124,16 @@ class Batch:
         return GameSpec.of(self.game), self.players, self.specs, self.seed
 
 
-def _starts(batches: Sequence[Batch], jobs: int) -> list[range]:
-    """Per batch, the first game index of each of its pieces of work."""
-    return [range(0, b.n, max(1, min(20, b.n // max(jobs * 20, 1))) if jobs > 1 else 1)
+def _starts(batches: Sequence[Batch], jobs: int, most: int = 20) -> list[range]:
+    """Per batch, the first game index of each of its pieces of work: about 20 pieces per
+    worker, of at most `most` games (a piece is what Ctrl-C loses, at most)."""
+    return [range(0, b.n, max(1, min(most, b.n // max(jobs * 20, 1))) if jobs > 1 else 1)
             for b in batches]
 
 
-def chunks(batches: Sequence[Batch], jobs: int) -> Iterator[tuple[int, int, int]]:
+def chunks(batches: Sequence[Batch], jobs: int, most: int = 20) -> Iterator[tuple[int, int, int]]:
     """(batch, start, stop) pieces of work, round-robin over the batches, made as dealt."""
-    starts = _starts(batches, jobs)
+    starts = _starts(batches, jobs, most)
     for k in range(max(map(len, starts), default=0)):
         for b, r in enumerate(starts):
             if k < len(r):
@@ -140,8 +141,10 @@ def chunks(batches: Sequence[Batch], jobs: int) -> Iterator[tuple[int, int, int]
 
 
 def run_batches(batches: Sequence[Batch], jobs: int = 1,
-                progress: Callable[[int, int], None] | None = None) -> list[SimResult]:
-    """Play every batch; results in batch order, records in index order.
+                progress: Callable[[int, int], None] | None = None,
+                cluster=None) -> list[SimResult]:
+    """Play every batch; results in batch order, records in index order. With `cluster`
+    (an `engine.sim.cluster.Cluster`), the games are played on it instead of here.
 
     Ctrl-C stops early: each result then holds the games that finished."""
     results = [new_result(b.game, b.players, b.specs, b.seed, b.n) for b in batches]
@@ -152,7 +155,10 @@ def run_batches(batches: Sequence[Batch], jobs: int = 1,
     pieces = sum(map(len, _starts(batches, jobs)))
     start = time.perf_counter()
     try:
-        if jobs <= 1 or pieces <= 1:
+        if cluster is not None:
+            work = chunks(batches, max(cluster.cpus, 2), cluster.chunk)
+            cluster.play(batches, work, _collect(results, total, progress))
+        elif jobs <= 1 or pieces <= 1:
             _serial(batches, chunks(batches, jobs), results, total, progress)
         else:
             _parallel(batches, chunks(batches, jobs), results, total, progress,
@@ -167,13 +173,15 @@ def run_batches(batches: Sequence[Batch], jobs: int = 1,
 
 
 def simulate(game, players: int | None, bots: Sequence[str], n: int, seed: int = 0,
-             progress: Callable[[int, int], None] | None = None, jobs: int = 1) -> SimResult:
+             progress: Callable[[int, int], None] | None = None, jobs: int = 1,
+             cluster=None) -> SimResult:
     """Play `n` games of `game` with `players` seats; `progress(done, n)` as games finish.
 
-    `jobs` > 1 plays them in that many worker processes with the same results. Ctrl-C
-    stops the batch: the result holds the games finished so far (`result.interrupted`)."""
+    `jobs` > 1 plays them in that many worker processes, `cluster` on a Ray cluster, with
+    the same results. Ctrl-C stops the batch: the result holds the games finished so far
+    (`result.interrupted`)."""
     batch = Batch.of(game, players, bots, n, seed)
-    return run_batches([batch], jobs=jobs, progress=progress)[0]
+    return run_batches([batch], jobs=jobs, progress=progress, cluster=cluster)[0]
 
 
 def _serial(batches, work, results, total, progress) -> None:
@@ -194,21 +202,34 @@ def _parallel(batches, work, results, total, progress, jobs: int) -> None:
     args = [b.worker_args() for b in batches]
     ctx = multiprocessing.get_context("spawn")
     pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(args,))
-    done = 0
+    collect = _collect(results, total, progress)
     try:
-        for b, records, error in pool.imap_unordered(_play_chunk, work):
-            if error is not None:
-                raise _rebuild(error)
-            results[b].records.extend(records)
-            done += len(records)
-            if progress is not None:
-                progress(done, total)
+        for answer in pool.imap_unordered(_play_chunk, work):
+            collect(answer)
         pool.close()
     except BaseException:
         pool.terminate()
         raise
     finally:
         pool.join()
+
+
+def _collect(results, total, progress) -> Callable[[tuple], None]:
+    """What takes a worker's answer (`play_chunk`): its records to their batch, or its error
+    raised here, whole."""
+    done = 0
+
+    def collect(answer: tuple) -> None:
+        nonlocal done
+        b, records, error = answer
+        if error is not None:
+            raise rebuild(error)
+        results[b].records.extend(records)
+        done += len(records)
+        if progress is not None:
+            progress(done, total)
+
+    return collect
 
 
 # ---------- the worker side ----------
@@ -223,20 +244,35 @@ def _init_worker(args: list) -> None:
 
 
 def _play_chunk(task: tuple[int, int, int]):
+    return play_chunk(_BATCHES, task)
+
+
+def play_chunk(args: list, task: tuple[int, int, int]):
+    """Games lo..hi-1 of batch b (`args`: each batch's `worker_args`), as (b, records,
+    None), or (b, [], error) for `rebuild`. Each game is built once per worker process."""
     b, lo, hi = task
-    spec, players, specs, seed = _BATCHES[b]
+    spec, players, specs, seed = args[b]
     try:
-        if spec.digest not in _GAMES:
-            game = spec.load()
-            _GAMES[spec.digest] = (game, compile_metrics(game))
-        game, metrics = _GAMES[spec.digest]
+        game, metrics = built(spec)
         records = [play_one(game, players, specs, seed, i, metrics) for i in range(lo, hi)]
     except HordeError as exc:  # its pickled form would lose the problems and their spans
-        return b, [], (type(exc), exc.problems)
+        return b, [], error_of(exc)
     return b, records, None
 
 
-def _rebuild(error) -> HordeError:
+def built(spec: GameSpec) -> tuple:
+    """The game `spec` builds, and its compiled metrics, built once per process."""
+    if spec.digest not in _GAMES:
+        game = spec.load()
+        _GAMES[spec.digest] = (game, compile_metrics(game))
+    return _GAMES[spec.digest]
+
+
+def error_of(exc: HordeError) -> tuple:
+    return type(exc), exc.problems
+
+
+def rebuild(error) -> HordeError:
     cls, problems = error
     if issubclass(cls, PackError):
         return cls(problems)
