@@ -25,7 +25,7 @@ from engine.errors import HordeError
 INSTALL = "pip install 'horde[cluster]' (or: pip install 'ray[client]>=2.40')"
 # Games in one task at most: big enough that Ray's few milliseconds per task do not
 # count next to the games, small enough that Ctrl-C loses little and the CPUs stay busy
-# to the end (a DEFCON Z greedy game is ~0.3 s: 200 of them is a minute on one core).
+# to the end (a slow game with greedy bots is ~0.3 s: 200 of them a minute on one core).
 MOST_GAMES_PER_TASK = 200
 # Tasks in flight per CPU of the cluster: one running, one waiting to start.
 IN_FLIGHT_PER_CPU = 2
