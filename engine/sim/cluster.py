@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 
 from engine.errors import HordeError
@@ -125,11 +126,13 @@ def connect(address: str) -> Cluster:
     if not ray.is_initialized():
         options = {"logging_level": logging.ERROR, "log_to_driver": False}
         try:
-            if address == "local":
-                ray.init(num_cpus=usable_cores(), include_dashboard=False, **options)
-                started = True
-            else:
-                ray.init(address=address, **options)
+            with warnings.catch_warnings():  # Ray's own words on a failure: ours say more
+                warnings.simplefilter("ignore")
+                if address == "local":
+                    ray.init(num_cpus=usable_cores(), include_dashboard=False, **options)
+                    started = True
+                else:
+                    ray.init(address=address, **options)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise HordeError(f"--cluster {address}: cannot reach a Ray cluster ({exc})",
                              hint="start one with `ray start --head` (see docs/cluster.md), "
