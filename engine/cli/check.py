@@ -78,7 +78,7 @@ def check(
     db = database_path(pack, mode, house, sorted(params.items()), players, max_steps)
 
     def run(progress=None):
-        options = {"players": players, "max_steps": max_steps, "time_limit": time_limit}
+        options: dict = {"players": players, "max_steps": max_steps, "time_limit": time_limit}
         if ray is not None:  # independent runs on the workers, without the local database
             return ray.check(game, examples=examples, seed=seed, progress=progress, **options)
         return run_check(game, examples=examples, seed=seed, database=db, progress=progress,
