@@ -16,6 +16,9 @@ from engine.sim import parallel
 from engine.sim.parallel import simulate
 from tests.check.conftest import fixture
 
+# One worker runs them all (`--dist loadgroup`), so the suite starts Ray once, not once per worker.
+pytestmark = pytest.mark.xdist_group("ray")
+
 PACK = "roll-them-bones"
 HOUSE = "extends: roll-them-bones\nparams:\n  blocks: {default: 9}\n"
 
