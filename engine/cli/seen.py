@@ -96,8 +96,9 @@ def explain(S, d, renderer, shown: list[str]) -> list[Text]:
         for name, value in args.items():
             out.append(Text(f"        {name} = {describe_arg(S, value, d.player)}",
                             style="dim"))
-    out.append(Text("Type a number or a label. Also: ? this help · rules · log (all of it) · "
-                    "view (your screen again) · q stop", style="dim"))
+    out.append(Text("Type a number or a label. Also: ? this help · u undo your last decision "
+                    "(if no die was rolled and nothing hidden was seen since) · rules · "
+                    "log (all of it) · view (your screen again) · q stop", style="dim"))
     return out
 
 
