@@ -82,14 +82,17 @@ class Session:
 
     def draw(self, state, viewer: int | None, news: list[Text] | None = None) -> None:
         """The board for `viewer`, with `news` (what it has not seen yet) as its log:
-        inside the board when it fits, else before the board, in full."""
+        inside the board when it fits, else before the board, in full. When `viewer` is
+        to decide, its choices are numbered as they are listed (a map may show them)."""
         self.console.print(Rule(style="dim"))
         if news is not None and len(news) > FEED_ROOM:
             self.console.print(Text("\n").join(news))
             self.console.print(Rule(style="dim"))
             news = []
         log = Text("\n").join(news) if news is not None else None
-        self.console.print(self.renderer.render(state, viewer, log=log))
+        d = state.decision()
+        shown = sorted(d.actions, key=natural) if d is not None and d.player == viewer else None
+        self.console.print(self.renderer.render(state, viewer, log=log, choices=shown))
 
     def run(self, state=None):
         """Play to the end (or until a player stops); returns the last state. With

@@ -35,11 +35,13 @@ class Renderer:
         self.points = point_texts(game)
 
     # ---------- the whole screen ----------
-    def render(self, S, viewer: int | None = None, log: RenderableType | None = None
-               ) -> RenderableType:
-        """The screen for `viewer`; `log` in place of the last lines of the log."""
+    def render(self, S, viewer: int | None = None, log: RenderableType | None = None,
+               choices: list[str] | None = None) -> RenderableType:
+        """The screen for `viewer`; `log` in place of the last lines of the log; `choices`:
+        the labels of `viewer`'s decision as they are numbered (from 1), for a building
+        block that can show them on its picture (`render_choices`)."""
         parts: list[RenderableType] = [self.header(S, viewer), self.players(S, viewer)]
-        parts += self.extensions(S, viewer)
+        parts += self.extensions(S, viewer, choices)
         if self.spec.turn:
             parts.append(self.turn(S, viewer))
         if self.spec.zones:
@@ -91,14 +93,20 @@ class Renderer:
             table.add_row(*cells)
         return table
 
-    def extensions(self, S, viewer: int | None) -> list[RenderableType]:
+    def extensions(self, S, viewer: int | None, choices: list[str] | None = None
+                   ) -> list[RenderableType]:
         out: list[RenderableType] = []
+        d = S.decision() if choices else None
         for ext in self.game.extensions.values():
             draw = getattr(ext, "render", None)
-            if callable(draw):
+            with_choices = getattr(ext, "render_choices", None)
+            pic = None
+            if d is not None and d.player == viewer and callable(with_choices):
+                pic = with_choices(S, viewer, d, choices)
+            if pic is None and callable(draw):
                 pic = draw(S, viewer)
-                if pic is not None:
-                    out.append(Text(pic) if isinstance(pic, str) else pic)
+            if pic is not None:
+                out.append(Text(pic) if isinstance(pic, str) else pic)
         return out
 
     def turn(self, S, viewer: int | None) -> Panel:
