@@ -185,7 +185,7 @@ def _ruler(x0: int, x1: int) -> str:
 
 def _legend(glyph: dict, names: dict[str, str]) -> str:
     """What the characters of the map mean, and the full names of the tiles cut short."""
-    parts = [". street", "# building", "0-9 a pawn (its seat)", "* pawns"]
+    parts = [". street", "# building", "0-9 a pawn (its seat)", "* several pawns"]
     parts += [f"{g} {kind}" for kind, g in glyph.items()]
     lines = ["legend: " + " · ".join(parts),
              "squares: column,row (numbers on top and left) · tiles: t numbers "

@@ -11,6 +11,7 @@ readable in an 80-column terminal.
 from __future__ import annotations
 
 import re
+import textwrap
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -41,6 +42,8 @@ class Renderer:
         the labels of `viewer`'s decision as they are numbered (from 1), for a building
         block that can show them on its picture (`render_choices`)."""
         parts: list[RenderableType] = [self.header(S, viewer), self.players(S, viewer)]
+        if self.spec.players and any(col.help for col in self.spec.players):
+            parts.append(self.columns_legend())
         parts += self.extensions(S, viewer, choices)
         if self.spec.turn:
             parts.append(self.turn(S, viewer))
@@ -92,6 +95,11 @@ class Renderer:
                 cells.append(show(S, evaluate(S, col.value, L), viewer, high, col.text))
             table.add_row(*cells)
         return table
+
+    def columns_legend(self) -> Text:
+        """What the players table's columns mean, from their `help:` words."""
+        words = " · ".join(f"{col.label} {col.help}" for col in self.spec.players if col.help)
+        return Text(textwrap.fill("columns: " + words, 78, break_on_hyphens=False), style="dim")
 
     def extensions(self, S, viewer: int | None, choices: list[str] | None = None
                    ) -> list[RenderableType]:

@@ -31,3 +31,38 @@ def test_the_number_read_off_the_map_places_the_tile_there(horde):
 def test_no_numbers_on_the_map_when_the_choice_is_not_a_placement(horde):
     r = horde(*DZ, input="q\n")  # the first prompt: play a card or pass
     assert "placing " not in r.output and not re.search(r"\d+:\d+ ", r.output)
+
+
+def test_the_players_table_says_what_its_short_column_labels_mean(horde):
+    r = horde(*DZ, input="q\n")
+    words = " ".join(r.output[r.output.index("columns: "):].split())
+    assert words.startswith("columns: Hrt hearts")
+    for label in ("Bul bullets", "Inf infection", "Fol followers", "Kit Dr. Tilton's kit: ready"):
+        assert label in words
+    assert "* several pawns" in r.output  # and the map's `*`
+
+
+def test_a_column_help_must_be_words(horde, pack_copy):
+    from tests.cli.conftest import edit
+    edit(pack_copy / "pack.yaml", '{label: Item, value: "p.item"}',
+         '{label: Item, value: "p.item", help: [1]}')
+    r = horde("validate", pack_copy)
+    assert r.exit_code == 1 and "view.players: help must be words" in r.output
+    edit(pack_copy / "pack.yaml", "help: [1]", 'help: "the item card you hold"')
+    r = horde("play", pack_copy, "--players", "human,random", "--seed", 3, input="q\n")
+    assert "columns: Item the item card you hold" in r.output
+
+
+def test_the_stored_log_counts_a_first_kill_in_good_words():
+    import random
+
+    import engine
+    from engine.render.panels import singular
+
+    S = engine.load("defcon-z").new_state(players=2, seed=1)
+    pick = random.Random(1)
+    while not S.over:
+        S.apply(pick.choice(S.decision().actions))
+    kills = [e["text"] for e in S.log if "kills the zombie" in e.get("text", "")]
+    assert any(text.endswith("(kills: 1)") for text in kills)
+    assert all(singular(text) == text for text in kills)
