@@ -39,7 +39,12 @@ def offers_on(screen: str) -> dict[int, tuple[tuple[int, int], int]]:
 
 
 def square_columns(ruler: str) -> dict[int, int]:
-    """Screen column -> square column, from the ruler of square numbers."""
+    """Screen column -> square column, from the ruler of square numbers: one number a
+    square, or where they do not fit in two characters, the first of a tile's three
+    (`-15…`)."""
+    if "…" in ruler:
+        return {m.start() + 2 * c + i: int(m[1]) + c for m in re.finditer(r"(-?\d+)…", ruler)
+                for c in range(3) for i in range(2)}
     return {p: int(m[0]) for m in re.finditer(r"-?\d+", ruler)
             for p in range(m.end() - 2, m.end())}
 
