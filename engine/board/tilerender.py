@@ -77,6 +77,25 @@ def placement_offers(board, S, viewer, d, shown: list[str]):
     return None
 
 
+def placement_words(board, S, viewer, d, shown: list[str]) -> dict[str, dict[str, str]]:
+    """For `?`: label -> {parameter: what it is} for the choices that place a tile (a
+    tile position is not a square)."""
+    found = placement_offers(board, S, viewer, d, shown)
+    if found is None:
+        return {}
+    offered = {k: (at, rot) for at, pairs in found[1].items() for k, rot in pairs}
+    out = {}
+    for k, label in enumerate(shown, 1):
+        if k not in offered:
+            continue
+        (x, y), rot = offered[k]
+        _, args = d.bindings[label]
+        out[label] = {name: (f"turned {rot}° clockwise" if type(v) is int else
+                             f"the tile position t{x}, t{y} (column t{x}, row t{y}; "
+                             f"{k}:{rot} on the map)") for name, v in args.items()}
+    return out
+
+
 def render(board, S, viewer=None, width: int = 80, height: int = 44, offers=None) -> Text:
     placing, offers = offers if offers is not None else (None, {})
     m = board.map(S)

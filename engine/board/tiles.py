@@ -158,6 +158,11 @@ class TileBoard(PiecesOnSquares, Extension):
         offers = placement_offers(self, S, viewer, d, shown)
         return None if offers is None else render(self, S, viewer, offers=offers)
 
+    def choice_words(self, S, viewer, d, shown: list[str]) -> dict[str, dict[str, str]]:
+        """What the parameters of the choices that place a tile are, for `?`."""
+        from engine.board.tilerender import placement_words
+        return placement_words(self, S, viewer, d, shown)
+
     # ---------- squares and tiles ----------
     def cell(self, S, x, y):
         return (int(x), int(y))

@@ -117,6 +117,17 @@ class Renderer:
                 out.append(Text(pic) if isinstance(pic, str) else pic)
         return out
 
+    def choice_words(self, S, d, shown: list[str]) -> dict[str, dict[str, str]]:
+        """label -> {parameter: words} that building blocks give the choices `shown` of
+        decision `d` (`choice_words`), where they know better than a value's own type."""
+        out: dict[str, dict[str, str]] = {}
+        for ext in self.game.extensions.values():
+            words = getattr(ext, "choice_words", None)
+            if callable(words):
+                for label, params in words(S, d.player, d, shown).items():
+                    out.setdefault(label, {}).update(params)
+        return out
+
     def turn(self, S, viewer: int | None) -> Panel:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="dim", no_wrap=True)

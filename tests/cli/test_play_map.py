@@ -66,3 +66,10 @@ def test_the_stored_log_counts_a_first_kill_in_good_words():
     kills = [e["text"] for e in S.log if "kills the zombie" in e.get("text", "")]
     assert any(text.endswith("(kills: 1)") for text in kills)
     assert all(singular(text) == text for text in kills)
+
+
+def test_help_calls_a_placement_a_tile_position_not_a_square(horde):
+    r = horde(*DZ, input="1\n?\nq\n")
+    assert "at = the tile position t-1, t0 (column t-1, row t0; 1:0 on the map)" in r.output
+    assert "rot = turned 0° clockwise" in r.output
+    assert "at = the square" not in r.output
