@@ -79,6 +79,7 @@ class Session:
         self.renderer = Renderer(self.game, names=self.specs)
         self.feed = Feed(self.renderer)
         self.undo = Undo()
+        self.back = False  # a decision was just taken back
 
     def draw(self, state, viewer: int | None, news: list[Text] | None = None) -> None:
         """The board for `viewer`, with `news` (what it has not seen yet) as its log:
@@ -119,7 +120,10 @@ class Session:
                     if len(self.humans) > 1 and holder != d.player:
                         self.hand_over(d.player)
                     holder = d.player
-                    self.draw(state, d.player, self.feed.take(state, d.player))
+                    news = self.feed.take(state, d.player)
+                    back, self.back = self.back, False
+                    # a decision taken back: no news, but the last lines of the log again
+                    self.draw(state, d.player, None if back and not news else news)
                     try:
                         label = self.ask(state, d)
                     except TakeBack:
@@ -158,6 +162,7 @@ class Session:
             self.feed.seen[who] = min(seen, len(state.log))
         self.feed.row[seat] = self.renderer.cells(state, seat, seat)
         self.console.print(Text(f"P{seat} takes back {step.label}", style="yellow"))
+        self.back = True
         return state
 
     def hand_over(self, seat: int) -> None:

@@ -93,3 +93,17 @@ def test_hot_seat_only_the_last_person_to_decide_takes_back():
     assert undo.refusal(1) is None
     assert undo.take_back().label == "b"
     assert undo.refusal(0) is None
+
+
+def test_roll_them_bones_a_pass_taken_back_shows_the_turn_again(horde, tmp_path):
+    save = tmp_path / "game.json"
+    # seed 3: P0's first decision ends its turn 7; P1's turn 8 asks P0 before any roll
+    r = horde("play", "roll-them-bones", "--players", "human,random", "--seed", 3,
+              "--save", save, input="pass\nu\nq\n")
+    after = r.output[r.output.index("P0 takes back pass"):]
+    assert "turn 7 · seen by P0" in after
+    assert "P0 rolls [zombie, run2, zombie, run2, zombie, event]" in after  # the log again
+    stopped = tmp_path / "stopped.json"  # the same game stopped at that prompt instead
+    horde("play", "roll-them-bones", "--players", "human,random", "--seed", 3,
+          "--save", stopped, input="q\n")
+    assert json.loads(save.read_text()) == json.loads(stopped.read_text())
