@@ -99,8 +99,8 @@ def explain(S, d, renderer, shown: list[str]) -> list[Text]:
             what = words.get(name) or describe_arg(S, value, d.player)
             out.append(Text(f"        {name} = {what}", style="dim"))
     out.append(Text("Type a number or a label. Also: ? this help · u undo your last decision "
-                    "(if no die was rolled and nothing hidden was seen since) · rules · "
-                    "log (all of it) · view (your screen again) · q stop", style="dim"))
+                    "(not past a die roll or a hidden card seen) · rules · log (all of it) · "
+                    "view (your screen again) · q stop", style="dim"))
     return out
 
 
