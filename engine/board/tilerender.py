@@ -177,8 +177,8 @@ def _offer(pairs: list[tuple[int, int]], line: int) -> str:
 
 def _preview(td, rots: list[int], glyph: dict, board) -> Text:
     """The tile being placed, in each rotation offered, side by side."""
-    out = Text(textwrap.fill(f"placing {td.name}: n:r on the map is choice n, the tile "
-                             "there turned r° clockwise, as drawn here", 78) + "\n", style="bold")
+    out = Text(textwrap.fill(f"placing {td.name} (n:r on the map: choice n, the tile turned "
+                             "r° clockwise, as drawn here)", 78) + "\n", style="bold")
     out.append("    " + "".join(f":{rot}".ljust(TILE_W + 1) for rot in rots).rstrip() + "\n",
                style=OFFER)
     for r in range(3):

@@ -13,7 +13,7 @@ DZ = ("play", "defcon-z", "--players", "human,greedy,greedy", "--seed", 3)
 def test_each_placement_is_numbered_on_the_map_as_it_is_listed(horde):
     r = horde(*DZ, input="1\nq\n")  # seed 3: a pass, then P0 places McCormick Animal Hospital
     screen = r.output[:r.output.rindex("P0> ")]
-    assert "placing McCormick Animal Hospital: n:r on the map is choice n" in screen
+    assert "placing McCormick Animal Hospital (n:r on the map: choice n" in screen
     assert re.search(r"^ {4}:0 +:90 +:180 +:270$", screen, re.M)  # the tile, turned
     listed = {int(k): ((int(x), int(y)), int(rot)) for k, x, y, rot in
               re.findall(r"(\d+)\. place\(at=(-?\d+),(-?\d+), rot=(\d+)\)", screen)}
@@ -36,8 +36,8 @@ def test_no_numbers_on_the_map_when_the_choice_is_not_a_placement(horde):
 def test_the_players_table_says_what_its_short_column_labels_mean(horde):
     r = horde(*DZ, input="q\n")
     words = " ".join(r.output[r.output.index("columns: "):].split())
-    assert words.startswith("columns: Hrt hearts")
-    for label in ("Bul bullets", "Inf infection", "Fol followers", "Kit Dr. Tilton's kit: ready"):
+    assert words.startswith("columns: Hrt hearts · Bul bullets")
+    for label in ("Inf infection", "Fol followers", "Kit Dr. Tilton's kit: ready"):
         assert label in words
     assert "* several pawns" in r.output  # and the map's `*`
 
