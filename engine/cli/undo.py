@@ -18,8 +18,12 @@ person has decided, what they chose on the strength of it stands.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from engine.hidden import hidden_zone_keys
+
+if TYPE_CHECKING:
+    from engine.state import State
 
 WORDS = frozenset({"u", "undo"})  # unless a pack has an action of that name
 
@@ -28,7 +32,7 @@ WORDS = frozenset({"u", "undo"})  # unless a pack has an action of that name
 class Step:
     seat: int
     label: str
-    before: object  # the State just before the decision
+    before: State  # the state just before the decision
 
 
 @dataclass
