@@ -9,7 +9,7 @@ is where its shape is checked. Every value is compiled with `Game.compile_expr` 
         - {label: Score, value: "p.score", max: "params.goal"}
         - {label: Hand, value: "p.hand"}           # a zone: its cards, if the viewer may see them
         - {label: Status, value: "p.out", text: "out"}   # a bool: the text when true
-        - {label: Hrt, value: "p.hearts", help: "hearts"}  # a short label's words: a legend
+        - {label: Sc, value: "p.score", help: "score so far"}  # a short label's words
       turn:                    # the turn panel
         - {label: Roll, value: "turn.dice"}
       zones: [deck, discard]   # zone sizes
