@@ -157,6 +157,20 @@ def _relaxed(schema: dict) -> dict:
     return schema
 
 
+def overlay_schema() -> dict:
+    """The schema an editor checks an overlay (a mode, a house rule) or an included file
+    against: the relaxed pack schema, with no top-level key required. It is written to
+    `schemas/overlay.schema.json` (tests/pack keep that file equal to this)."""
+    schema = _relaxed(json.loads(_schema_bytes("pack").decode("utf-8")))
+    schema.pop("required", None)
+    schema["$id"] = "https://horde.invalid/schemas/overlay.schema.json"
+    schema["title"] = "horde overlay (mode, house rule or included file)"
+    schema["$comment"] = ("Generated from pack.schema.json by engine.pack.schema.overlay_schema "
+                          "(write_overlay_schema): a partial pack that merges into "
+                          "the pack it extends. Do not edit by hand.")
+    return schema
+
+
 def _or_replaced(shape: dict) -> dict:
     """A list schema that also takes `{replace: true, items: [...]}`."""
     return {"if": {"type": "object"},
@@ -313,3 +327,10 @@ def _alternatives(error: ValidationError, root: Node, what: str) -> list[Problem
     if not types:
         return [Problem(f"{where}: {error.message}", node.span)]
     return [Problem(f"{where}: expected {_types(types)}, got {_show(error.instance)}", node.span)]
+
+
+
+def write_overlay_schema() -> None:
+    """Rewrite `schemas/overlay.schema.json` after pack.schema.json changed."""
+    target = resources.data_dir("schemas") / "overlay.schema.json"
+    target.write_text(json.dumps(overlay_schema(), indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,43 @@
+"""`horde doc` and `horde schema`: the references an author writes a house rule against.
+
+`horde schema` tells an editor's YAML plugin where the JSON Schemas are (every bundled file
+names its schema in a `# yaml-language-server: $schema=...` comment, so editors that read
+it need nothing more). `horde doc` is the pack as an author needs to know it: its params,
+its flow's points with what may be done at each, its events, its fields, cards and bots.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from engine.cli.common import out
+from engine.errors import HordeError
+
+SCHEMAS = ("pack", "overlay", "scenario")
+
+
+def schema(
+    which: Annotated[str, typer.Argument(
+        help="pack (a base pack), overlay (a mode, house rule or included file) or scenario.")]
+        = "pack",
+    show: Annotated[bool, typer.Option("--print", help="Print the schema itself.")] = False,
+) -> None:
+    """Print the path of a JSON Schema (or, with --print, the schema), for an editor."""
+    from engine import resources
+    from engine.errors import did_you_mean
+
+    if which not in SCHEMAS:
+        raise HordeError(f"no schema named '{which}'",
+                         hint=did_you_mean(which, SCHEMAS) or f"schemas: {', '.join(SCHEMAS)}")
+    path = resources.data_dir("schemas") / f"{which}.schema.json"
+    console = out()
+    if show:
+        console.file.write(path.read_text(encoding="utf-8"))
+    else:
+        console.file.write(f"{path}\n")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("schema")(schema)
