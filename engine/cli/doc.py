@@ -39,5 +39,39 @@ def schema(
         console.file.write(f"{path}\n")
 
 
+def doc(
+    pack: Annotated[str, typer.Argument(help="The pack: an id, a folder or a pack.yaml.")],
+    mode: Annotated[str | None, typer.Option("--mode", help="A mode of the pack.")] = None,
+    house: Annotated[list[str] | None, typer.Option(
+        "--house", help="A house rule (a file, or the name of one of the pack's); repeatable.")]
+        = None,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Write Markdown.")] = False,
+) -> None:
+    """Print a pack's reference for an author: params, the flow's points with the actions
+    offered at each, events, fields, cards and policies."""
+    from engine.api import load
+
+    out().file.write(render(load(pack, mode=mode, house=house or ()), markdown))
+
+
+def render(game, markdown: bool = False) -> str:
+    """`horde doc`'s text for a built game."""
+    from engine.pack.reference import reference
+
+    title = game.title + (f" — mode {game.mode}" if game.mode else "")
+    lines = [f"# {title}" if markdown else title, ""]
+    for section in reference(game):
+        lines += [f"## {section.title}" if markdown else f"{section.title}:", ""]
+        for line in section.lines:
+            if markdown:
+                depth = (len(line) - len(line.lstrip())) // 4
+                lines.append("  " * depth + "- " + line.strip())
+            else:
+                lines.append("  " + line)
+        lines.append("")
+    return "\n".join(lines)
+
+
 def register(app: typer.Typer) -> None:
+    app.command("doc")(doc)
     app.command("schema")(schema)
