@@ -1,7 +1,7 @@
 """What an overlay changes in a pack, item by item: `horde diff`.
 
 A house rule is read against its base, so the answer is said the way the files are written:
-each item added, removed or changed in every list, named by its id (`actions[id=grenade]`),
+each item added, removed or changed in every list, named by its id (`actions[id=aim]`),
 each changed field with its old and new value when both are short, and where the change
 was written (the overlay's line for what it adds or changes, the base's for what it
 removes). Lists are matched the way the overlay merge matches them: items with an id by id,

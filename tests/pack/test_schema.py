@@ -34,8 +34,8 @@ def test_type_error_names_the_path_and_the_value():
 
 def test_integers_are_strict():
     assert check("pack: x\ncards:\n  - {id: a, count: 2.0}\n  - {id: b, count: true}\n") == [
-        (3, 20, "cards[0].count: expected an integer, got 2.0"),
-        (4, 20, "cards[1].count: expected an integer, got true"),
+        (3, 20, "cards[0].count: expected an integer or a string, got 2.0"),
+        (4, 20, "cards[1].count: expected an integer or a string, got true"),
     ]
 
 
