@@ -93,7 +93,7 @@ def check_scenarios(path: Path, nodes) -> Outcome:
     """Schema, pack and what the pack must have (engine.scenario_spec) of every scenario in a
     file, without running them."""
     from engine.pack.yamlspan import plain
-    from engine.scenario import load_file
+    from engine.scenario import load_file, pack_ref
     from engine.scenario_spec import read
     problems: list[Problem] = []
     try:
@@ -103,8 +103,12 @@ def check_scenarios(path: Path, nodes) -> Outcome:
     for node in nodes:
         spec = plain(node)
         house = [str((path.parent / h).resolve()) for h in spec.get("house", [])]
-        game = _load(spec["pack"], problems, mode=spec.get("mode"),
+        found: list[Problem] = []  # resolved as `horde scenario` does: next to the file
+        game = _load(pack_ref(spec["pack"], path.parent), found, mode=spec.get("mode"),
                      params=spec.get("params") or {}, house=house)
+        where = node.value["pack"].span  # what the load cannot place is the scenario's
+        problems.extend(p if p.span is not None else Problem(p.message, where, p.hint)
+                        for p in found)
         if game is None:
             continue
         try:  # its snippets, dice, faces, actions, points and turn words

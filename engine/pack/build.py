@@ -139,6 +139,23 @@ class Builder:
             c.locate = locate
         return c
 
+    def whole(self, path: tuple, value: Any, default: int | None, most: int) -> int | None:
+        """A count of the pack (a card's copies, a zone's capacity) written as a number or
+        as an expression of params (`count: params.flares`), worked out once, at load."""
+        if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+            return default if value is None else value
+        c = self.compile(path, expr=True)
+        try:
+            got = c.fn(None, {}) if c is not None else None
+        except Exception:  # it reads the game's state, which does not exist yet
+            got = None
+        if isinstance(got, int) and not isinstance(got, bool) and 0 <= got <= most:
+            return got
+        if c is not None:
+            self.fail(f"expected a whole number 0..{most}, or an expression of params that "
+                      f"gives one (got {got!r})", *path)
+        return default
+
     # ---------- sections ----------
     def build_params(self) -> dict:
         out: dict = {}
@@ -209,8 +226,9 @@ class Builder:
         zones = {}
         for name, spec in (self.raw.get("zones") or {}).items():
             spec = spec or {}
+            capacity = self.whole(("zones", name, "capacity"), spec.get("capacity"), None, MAX_CARDS)
             zones[name] = ZoneDef(name, spec.get("per") == "player", bool(spec.get("shuffle")),
-                                  spec.get("capacity"), spec.get("visible", "all"), spec.get("refill"))
+                                  capacity, spec.get("visible", "all"), spec.get("refill"))
         for name, z in zones.items():
             if z.refill is not None and z.refill not in zones:
                 self.fail(f"zone '{name}' refills from unknown zone '{z.refill}'", "zones", name,
@@ -227,7 +245,8 @@ class Builder:
                 z = c.get(key)
                 if z is not None and z not in zones:
                     self.fail(f"{cid}: unknown zone '{z}'", section, k, key, hint=did_you_mean(z, zones))
-            out[cid] = CardDef(cid, int(c.get("count", 1)), c.get("zone"), c.get("discard"),
+            count = self.whole((section, k, "count"), c.get("count"), 1, 1000)
+            out[cid] = CardDef(cid, count, c.get("zone"), c.get("discard"),
                                frozenset(c.get("tags", [])), dict(c.get("fields") or {}),
                                c.get("name", cid), c.get("text", ""), self.node(section, k).span)
         return out
