@@ -21,6 +21,7 @@ from engine.errors import DSLSyntaxError, PackError, Problem, Span, did_you_mean
 from engine.flow.nodes import ActionDef, EndDef, PolicyDef, PolicyRule, TriggerDef
 from engine.game import Game
 from engine.model import CardDef, FieldDef, Invariant, ZoneDef, pack_hash
+from engine.pack import events
 from engine.pack.flowbuild import FlowBuilder
 from engine.pack.yamlspan import plain
 
@@ -135,7 +136,23 @@ class Builder:
             self.problems.append(Problem(p.message, locate(p.pos), p.hint))
         if c is not None:
             c.locate = locate
+            for event, names, pos in c.emits:
+                self.env.emits.append((event, locate(pos), names))
         return c
+
+    def check_triggers(self, nodes, extensions: dict) -> None:
+        """A trigger on an event that nothing announces would never run: an error, unless
+        the pack emits an event whose name it works out in play (`emit(x)`)."""
+        if events.dynamic_emit(self.env) is not None:
+            return
+        known = events.emitters_of(nodes, self.env, extensions, self.raw.get("turn_names") or {})
+        for k, t in enumerate(self.raw.get("triggers") or []):
+            on = t.get("on")
+            if isinstance(on, str) and on not in known:
+                self.fail(f"trigger on '{on}': no event of that name is emitted", "triggers", k, "on",
+                          hint=did_you_mean(on, known) or "the engine announces "
+                          f"{', '.join(n for n in events.ENGINE_EVENTS)} (docs/events.md); "
+                          "a pack announces its own with emit('name')")
 
     # ---------- sections ----------
     def build_params(self) -> dict:
@@ -339,6 +356,7 @@ class Builder:
         score = self.compile(("score",), expr=True) if "score" in raw else None
         turn_names = {name: self.compile(("turn_names", name), expr=True)
                       for name in raw.get("turn_names") or {}}
+        self.check_triggers(fb.nodes, extensions)
         limits = {**DEFAULT_LIMITS, **(raw.get("limits") or {})}
         players = raw.get("players") or {}
         pmin, pmax = int(players.get("min", 1)), int(players.get("max", 1))
