@@ -12,7 +12,8 @@ import re
 from typing import Any
 
 from engine import extensions as ext_mod
-from engine.dsl import ast
+from engine.dsl import ast, names
+from engine.dsl.builtins import BUILTINS
 from engine.dsl.compiler import Compiled, compile_snippet
 from engine.dsl.env import Env, type_of_value
 from engine.dsl.parser import parse_expr, parse_program
@@ -139,6 +140,32 @@ class Builder:
             for event, names, pos in c.emits:
                 self.env.emits.append((event, locate(pos), names))
         return c
+
+    def typed_names(self, dice: dict, cards: dict, kinds: dict, procs: dict) -> None:
+        """What the names of each kind may be (engine.dsl.names), the one type of each field
+        of cards and kinds (when their values agree), and the kinds of the procedures'
+        parameters, for the compiler's checks of literal names and field writes."""
+        env = self.env
+        env.names["tag"] = {t for c in [*cards.values(), *kinds.values()] for t in c.tags}
+        env.names["icon"] = {i for faces in dice.values() for f in faces if isinstance(f, Face)
+                             for i in f.icons}
+        env.names["action"] = {a["id"] for a in self.raw.get("actions") or [] if isinstance(a, dict)} | {"pass"}
+        seen: dict[str, set[str]] = {}
+        for c in [*cards.values(), *kinds.values()]:
+            for name, v in c.fields.items():
+                seen.setdefault(name, set()).add(type_of_value(v))
+        env.ent_types = {n: ts.pop() for n, ts in seen.items() if len(ts) == 1 and "any" not in ts}
+        trees = {}
+        for name, spec in procs.items():
+            if name in env.flow_procs:
+                continue
+            src = spec.get("value", spec.get("do"))
+            try:
+                tree = parse_expr(src) if "value" in spec else parse_program(src)
+            except (DSLSyntaxError, TypeError, AttributeError):  # said when it is compiled
+                continue
+            trees[name] = (list(spec.get("params", [])), tree)
+        env.proc_kinds = names.param_kinds(trees, BUILTINS)
 
     def check_triggers(self, nodes, extensions: dict) -> None:
         """A trigger on an event that nothing announces would never run: an error, unless
@@ -303,6 +330,7 @@ class Builder:
                 if "value" in spec:
                     env.pure_procs.add(name)
         extensions = self.build_extensions()
+        self.typed_names(dice, cards, kinds, procs)
         self.field_values(fields)
 
         effect_procs = {}
