@@ -385,6 +385,7 @@ class _Emitter:
             if self.env.zones[n]:
                 self.fail(e, f"'{n}' is a zone of each player: write p.{n} (for example me.{n})")
             self.zones_named.add(n)
+            self.env.zones_read.add(n)
             self.facts.use(pyname("_zr_", n))
             return f"{pyname('_zr_', n)}[-1]", "zone"
         if n in NAMESPACES:
@@ -404,6 +405,7 @@ class _Emitter:
         if isinstance(e.obj, ast.Name) and e.obj.id in NAMESPACES and e.obj.id not in self.locals:
             ns = e.obj.id
             if ns == "params":
+                self.env.params_read.add(name)
                 if writing:
                     self.fail(e, "params are fixed for a game; store changing values in turn.* or game.*")
                 if name not in self.env.params:
@@ -450,6 +452,8 @@ class _Emitter:
         if t in ("int", "bool", "str", "none"):
             self.fail(e, f"a {t} has no field '{name}'")
             return None
+        if name in self.env.zones:  # a player's zone, read through a value of unknown type
+            self.env.zones_read.add(name)
         self.untyped = t == "any" and _VARIABLE.fullmatch(obj) is not None
         self.obj_type = t
         if writing:
@@ -482,6 +486,7 @@ class _Emitter:
             return None
         if name in self.env.zones and self.env.zones[name]:
             self.zones_named.add(name)
+            self.env.zones_read.add(name)
             self.facts.use(pyname("_zr_", name))
             return f"{pyname('_zr_', name)}[{seat}]"
         if name == "seat":

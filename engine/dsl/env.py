@@ -30,6 +30,10 @@ class Env:
     names: dict[str, set[str]] = field(default_factory=dict)
     proc_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
     ent_types: dict[str, str] = field(default_factory=dict)
+    # what the pack's snippets read, for `horde validate`'s warnings (engine.pack.lint)
+    params_read: set[str] = field(default_factory=set)
+    param_spans: dict[str, Any] = field(default_factory=dict)  # where each is declared
+    zones_read: set[str] = field(default_factory=set)
     # the pack's `emit(...)` calls: (event name, or None when worked out in play; Span; fields)
     emits: list[tuple[str | None, Any, tuple[str, ...]]] = field(default_factory=list)
 

@@ -186,6 +186,7 @@ class Builder:
         out: dict = {}
         for name, spec in (self.raw.get("params") or {}).items():
             out[name] = spec["default"] if isinstance(spec, dict) else spec
+            self.env.param_spans[name] = self.node("params", name).span
         for name, value in self.overrides.items():
             if name not in out:
                 self.fail(f"unknown param '{name}'", "params",
