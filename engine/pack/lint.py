@@ -74,3 +74,17 @@ def _undrawn_cards(game) -> list[Problem]:
     return [Problem(f"card '{c.id}' starts in zone '{c.zone}', which no rule draws from or "
                     "looks at", c.span, f"draw from {c.zone} somewhere, or put the card elsewhere")
             for c in game.cards.values() if c.zone and c.zone not in used]
+
+
+def _policy_of(spec: str) -> str | None:
+    """The pack policy a seat's bot spec plays (`greedy`, `policy:NAME`), or None."""
+    name, _, arg = spec.strip().partition(":")
+    return "greedy" if name == "greedy" else arg if name == "policy" and arg else None
+
+
+def bot_warnings(game, specs: list[str], base) -> list[Problem]:
+    """What `horde sim` and `horde compare` warn of: the actions `game` has and the
+    `base` game has not (a variant's new ones) that a seat's policy bot never plays."""
+    new = {a.id for a in game.actions} - {a.id for a in base.actions}
+    names = dict.fromkeys(p for p in map(_policy_of, specs) if p in game.policies)
+    return [w for name in names for w in policy_warnings(game, name, only=new)] if new else []
