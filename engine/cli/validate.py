@@ -52,19 +52,23 @@ def _unique(problems: list[Problem]) -> list[Problem]:
     return out_
 
 
-def _load(ref, problems: list[Problem], warned: list[Problem] | None = None, **kw):
-    """Load and compile (view included); collect problems instead of raising them, and the
-    warnings of what loaded into `warned`, when given."""
-    from engine.pack.lint import warnings
+def _load(ref, problems: list[Problem], **kw):
+    """Load and compile (view included); collect problems instead of raising them."""
     from engine.render.spec import compile_view
     try:
         game = load(ref, **kw)
         compile_view(game)
+        return game
     except HordeError as exc:
         problems.extend(exc.problems)
         return None
-    if warned is not None:
-        warned.extend(warnings(game))
+
+
+def _warn(game, warned: list[Problem], overlay: Path | None = None):
+    """Add the warnings of `game` (loaded with mode or house rule `overlay`) to `warned`."""
+    from engine.pack.lint import warnings
+    if game is not None:
+        warned.extend(warnings(game, overlay))
     return game
 
 
@@ -76,7 +80,7 @@ def check_pack(pack_file: Path) -> Outcome:
     folder = pack_file.parent
     problems: list[Problem] = []
     warned: list[Problem] = []
-    game = _load(pack_file, problems, warned)
+    game = _warn(_load(pack_file, problems), warned)
     modes, house = _stems(folder / "modes"), _stems(folder / "house")
     if len(modes) + len(house) > MAX_OVERLAYS:
         problems.append(Problem(f"{folder}: {len(modes)} modes and {len(house)} house rules, "
@@ -84,9 +88,9 @@ def check_pack(pack_file: Path) -> Outcome:
         modes = modes[:MAX_OVERLAYS]
         house = house[:MAX_OVERLAYS - len(modes)]
     for m in modes:
-        _load(pack_file, problems, warned, mode=m.stem)
+        _warn(_load(pack_file, problems, mode=m.stem), warned, m)
     for h in house:
-        _load(pack_file, problems, warned, house=[h])
+        _warn(_load(pack_file, problems, house=[h]), warned, h)
     parts = ["base"]
     if modes:
         parts.append(_plural(len(modes), "mode"))
@@ -135,8 +139,8 @@ def check_file(path: Path) -> Outcome:
         return check_pack(path)
     problems: list[Problem] = []
     warned: list[Problem] = []
-    game = _load(path, problems, warned)
     kind = "overlay" if isinstance(value, dict) and "extends" in value else "pack"
+    game = _warn(_load(path, problems), warned, path if kind == "overlay" else None)
     return Outcome(game.pack_id if game and kind == "pack" else str(path), kind,
                    _unique(problems), _unique(warned))
 

@@ -10,14 +10,18 @@ compare` show the policy ones for a variant's new actions.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine.errors import Problem
 from engine.flow.nodes import ASK, WINDOW
 
 
-def warnings(game) -> list[Problem]:
-    """Every warning about `game`, in the order of the pack's sections."""
+def warnings(game, overlay: Path | None = None) -> list[Problem]:
+    """Every warning about `game`, in the order of the pack's sections. For a game with
+    mode or house rule `overlay`, an unread param only when the overlay declares it: a
+    mode that plays without a param of its base pack (its own flow) is no slip."""
     out = [w for name in game.policies for w in policy_warnings(game, name)]
-    out += _idle_asks(game) + _unread_params(game) + _undrawn_cards(game)
+    out += _idle_asks(game) + _unread_params(game, overlay) + _undrawn_cards(game)
     return out
 
 
@@ -59,11 +63,17 @@ def _idle_asks(game) -> list[Problem]:
             for n in game.nodes if n.kind == ASK and not game.actions_at.get(n.point)]
 
 
-def _unread_params(game) -> list[Problem]:
+def _unread_params(game, overlay: Path | None) -> list[Problem]:
     env = game.env
-    return [Problem(f"param '{name}' is read by no rule: setting it changes nothing",
-                    env.param_spans.get(name), f"read it as params.{name}, or remove it")
-            for name in game.params if name not in env.params_read]
+    out = []
+    for name in game.params:
+        span = env.param_spans.get(name)
+        if name in env.params_read or overlay is not None and (
+                span is None or Path(span.file).resolve() != overlay.resolve()):
+            continue
+        out.append(Problem(f"param '{name}' is read by no rule: setting it changes nothing",
+                           span, f"read it as params.{name}, or remove it"))
+    return out
 
 
 def _undrawn_cards(game) -> list[Problem]:
