@@ -690,6 +690,13 @@ class _Emitter:
             return f"{helper}({left}, {right})", t
         return f"({left} {py_op} {right})", t
 
+    def x_IfExp(self, e: ast.IfExp):
+        cond, _ = self.expr(e.cond)
+        then, tt = self.expr(e.then)
+        orelse, ot = self.expr(e.orelse)
+        t = tt if tt == ot else _either(tt, ot)
+        return f"({then} if {cond} else {orelse})", t
+
     def x_Not(self, e: ast.Not):
         code, _ = self.expr(e.operand)
         return f"(not {code})", "bool"
@@ -731,6 +738,16 @@ _KNOWN = (*_NUMBERS, "str", "none", *_SCALARS)
 # remainder of values not known to be numbers (two texts or lists joined, a text formatted)
 _CHECKED_OPS = {"*": "_mul", "+": "_add", "%": "_mod"}
 _VALUE_TYPES = {bool: "bool", int: "int", str: "str"}
+
+
+def _either(a: str, b: str) -> str:
+    """The type of a value that is of type `a` or `b`: one of them when the other is none
+    (a field may be set to none), else unknown."""
+    if a == "none":
+        return b
+    if b == "none":
+        return a
+    return "any"
 
 
 def _family(t: str) -> str | None:

@@ -128,7 +128,8 @@ class Builder:
         try:
             tree = parse_expr(src) if expr else parse_program(src)
         except DSLSyntaxError as exc:
-            self.problems.append(Problem(exc.problem.message, locate(getattr(exc, "pos", None))))
+            self.problems.append(Problem(exc.problem.message, locate(getattr(exc, "pos", None)),
+                                         exc.problem.hint))
             return None
         label = ".".join(str(p) for p in path)
         c, probs = compile_snippet(tree, self.env, scope or {}, expr=expr,
