@@ -694,8 +694,8 @@ class _Emitter:
         cond, _ = self.expr(e.cond)
         then, tt = self.expr(e.then)
         orelse, ot = self.expr(e.orelse)
-        t = tt if tt == ot else _either(tt, ot)
-        return f"({then} if {cond} else {orelse})", t
+        # of a type known only when both are of it: a value that may be none is not an int
+        return f"({then} if {cond} else {orelse})", tt if tt == ot else "any"
 
     def x_Not(self, e: ast.Not):
         code, _ = self.expr(e.operand)
@@ -738,16 +738,6 @@ _KNOWN = (*_NUMBERS, "str", "none", *_SCALARS)
 # remainder of values not known to be numbers (two texts or lists joined, a text formatted)
 _CHECKED_OPS = {"*": "_mul", "+": "_add", "%": "_mod"}
 _VALUE_TYPES = {bool: "bool", int: "int", str: "str"}
-
-
-def _either(a: str, b: str) -> str:
-    """The type of a value that is of type `a` or `b`: one of them when the other is none
-    (a field may be set to none), else unknown."""
-    if a == "none":
-        return b
-    if b == "none":
-        return a
-    return "any"
 
 
 def _family(t: str) -> str | None:

@@ -3,15 +3,15 @@
 A builtin declares, where it is registered (engine.dsl.builtins), the kind of each argument;
 some kinds are kinds of name: a text that must be a card id, a tag, a die icon, an action
 id. A literal text in such a place (or each literal text of a list literal there: `pieces(
-['runner', 'dozer'])`) that names nothing of its kind is a load-time error with did-you-mean,
-where it would otherwise only make a rule silently never true (`has(me.hand, 'crowbarr')`).
+['ghoul', 'wraith'])`) that names nothing of its kind is a load-time error with did-you-mean,
+where it would otherwise only make a rule silently never true (`has(me.hand, 'wrenchh')`).
 
 A pack's procedures get typed parameters by one rule: a parameter the body hands straight
 (as it is: a parameter cannot be assigned) into a typed argument — of a builtin, or of a
 procedure whose parameter is typed in turn — is of that argument's kind, when every such
-use in the body agrees on one kind. So
-`can_use_item(p, id): has(p.item, id) and ...` makes `can_use_item(me, 'crowbarr')` an
-error. A parameter used for two kinds, or in any other way only, stays untyped.
+use in the body agrees on one kind. So `can_use(p, id): has(p.hand, id) and ...` makes
+`can_use(me, 'wrenchh')` an error. A parameter used for two kinds, or in any other way
+only, stays untyped.
 """
 
 from __future__ import annotations

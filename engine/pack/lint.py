@@ -20,6 +20,12 @@ def warnings(game, overlay: Path | None = None) -> list[Problem]:
     """Every warning about `game`, in the order of the pack's sections. For a game with
     mode or house rule `overlay`, an unread param only when the overlay declares it: a
     mode that plays without a param of its base pack (its own flow) is no slip."""
+    from engine.errors import HordeError
+    from engine.sim.batch import compile_metrics
+    try:  # what the metrics read counts too: they are compiled when a batch is played
+        compile_metrics(game)
+    except HordeError:
+        pass  # `horde sim` says what is wrong with them
     out = [w for name in game.policies for w in policy_warnings(game, name)]
     out += _idle_asks(game) + _unread_params(game, overlay) + _undrawn_cards(game)
     return out

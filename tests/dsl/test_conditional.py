@@ -44,7 +44,7 @@ def test_the_quick_reader_reads_what_lark_reads(src):
 
 def test_its_type_is_its_branches_type(game):
     assert game.compile_expr("1 if true else 2").type == "int"
-    assert game.compile_expr("1 if true else none").type == "int"
+    assert game.compile_expr("1 if true else none").type == "any"
     assert game.compile_expr("1 if true else 'a'").type == "any"
     with pytest.raises(PackError, match="'score' holds a number: it cannot be set to a text"):
         game.compile_expr("players[0].score = 'a' if true else 'b'", effect=True)

@@ -77,3 +77,8 @@ def test_validate_shows_warnings_and_strict_fails_on_them(horde, overlay):
     assert r.exit_code == 1 and "param 'spare'" in r.output
     report = json.loads(horde("validate", "--json", path).output)
     assert report["valid"] and [w["line"] for w in report["warnings"]] == [2]
+
+
+def test_a_param_a_metric_reads_is_read(overlay):
+    g = engine.load(MINI, house=[overlay("metrics: {looped: 'params.loop * 2'}\n")])
+    assert _said(g) == []
