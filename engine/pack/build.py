@@ -181,6 +181,26 @@ class Builder:
                           hint=did_you_mean(on, known) or "the engine announces "
                           f"{', '.join(n for n in events.ENGINE_EVENTS)} (docs/events.md); "
                           "a pack announces its own with emit('name')")
+            elif isinstance(on, str):
+                self.check_event_fields(k, t, on, {f for src in known[on] for f in src.fields})
+
+    def check_event_fields(self, k: int, trigger: dict, on: str, fields: set[str]) -> None:
+        """`event.x` in a trigger reads a field its event has, wherever it is emitted."""
+        for key in ("if", "do"):
+            text = trigger.get(key)
+            if not isinstance(text, str):
+                continue
+            try:
+                tree = parse_expr(text) if key == "if" else parse_program(text)
+            except DSLSyntaxError:
+                continue  # said where it is compiled
+            locate = locator(self.node("triggers", k, key))
+            for node, _ in ast.walk(tree):
+                if isinstance(node, ast.Attr) and isinstance(node.obj, ast.Name) and \
+                        node.obj.id == "event" and node.name not in fields:
+                    self.problems.append(Problem(
+                        f"event '{on}' has no field '{node.name}'", locate(node.pos),
+                        did_you_mean(node.name, fields) or f"its fields: {', '.join(sorted(fields)) or 'none'}"))
 
     # ---------- sections ----------
     def build_params(self) -> dict:

@@ -75,3 +75,12 @@ def test_emitters_say_where_each_event_comes_from():
     assert str(found["entered"][0].span).endswith("pack.yaml:89:16")
     assert all(str(s.span).startswith("rulesets/theyre-coming") for s in found["point:fight"])
     assert set(events.ENGINE_EVENTS) >= {"turn_start", "turn_end", "round_end"}
+
+
+def test_a_trigger_reads_only_fields_its_event_has(tmp_path):
+    probs = _problems(tmp_path, "theyre-coming",
+                      "triggers:\n  - {on: entered, if: \"event.peice != none\", do: \"log('{}', event.cell)\"}\n"
+                      "  - {on: turn_end, do: \"log('{}', event.round)\"}\n")
+    assert [(p.span.line, p.span.col, p.message, p.hint) for p in probs] == [
+        (3, 24, "event 'entered' has no field 'peice'", "did you mean 'piece'?"),
+        (4, 35, "event 'turn_end' has no field 'round'", "its fields: player")]
