@@ -138,8 +138,8 @@ class Builder:
             self.problems.append(Problem(p.message, locate(p.pos), p.hint))
         if c is not None:
             c.locate = locate
-            for event, names, pos in c.emits:
-                self.env.emits.append((event, locate(pos), names))
+            for event, fields, pos in c.emits:
+                self.env.emits.append((event, locate(pos), fields))
         return c
 
     def typed_names(self, dice: dict, cards: dict, kinds: dict, procs: dict) -> None:
