@@ -26,11 +26,13 @@ from rich.progress import (
 from rich.text import Text
 
 from engine.cli.common import (
+    ClusterOpt,
     HouseOpt,
     JsonOpt,
     ModeOpt,
     PackArg,
     SetOpt,
+    cluster_of,
     err,
     load_game,
     out,
@@ -154,6 +156,7 @@ def sim(
     seed: BatchSeedOpt = 0,
     jobs: JobsOpt = 1,
     force_jobs: ForceJobsOpt = False,
+    cluster: ClusterOpt = None,
     as_json: JsonOpt = False,
     csv_file: CsvOpt = None,
     plot: PlotOpt = None,
@@ -166,13 +169,14 @@ def sim(
 
     check_games(games)
     count, specs = seat_bots(players, bots)
+    ray = cluster_of(cluster, jobs)
     workers = jobs_count(jobs, force_jobs)
     game = load_game(pack, mode, house, set_)
     if mode or house:  # the variant's new actions that a seat's policy never plays
         warn_bots(game, specs, load_game(pack, None, None, set_))
     with progress_bar(games) as progress:
         result = simulate(game, count, specs, games, seed, progress=progress,
-                          jobs=workers)
+                          jobs=workers, cluster=ray)
     if result.interrupted:
         interrupted_note([result])
     rep = report(result)
