@@ -42,6 +42,11 @@ class Extension:
         """Events this extension announces: name -> (the Span naming it, its fields)."""
         return {}
 
+    def zones(self) -> set[str]:
+        """Zones this extension takes entities from itself (a board's pieces, a stack of
+        tiles): what `horde validate` counts as drawn from besides the pack's snippets."""
+        return set()
+
     def setup(self, S) -> None:
         pass
 

@@ -163,7 +163,8 @@ class Game:
         try:
             tree = parse_program(text) if effect else parse_expr(text)
         except DSLSyntaxError as exc:
-            raise PackError([Problem(exc.problem.message, locate(getattr(exc, "pos", None)))]) from None
+            raise PackError([Problem(exc.problem.message, locate(getattr(exc, "pos", None)),
+                                     exc.problem.hint)]) from None
         c, probs = compile_snippet(tree, self.env, scope or {}, expr=not effect, pure=not effect)
         if probs:
             raise PackError([Problem(p.message, locate(p.pos), p.hint) for p in probs])

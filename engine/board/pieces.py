@@ -69,6 +69,9 @@ class PieceBoard(Extension):
     def words(self) -> dict:
         return bound_words(self)
 
+    def zones(self) -> set[str]:
+        return {self.zone}
+
     def events(self) -> dict:
         if not self.enter_event:
             return {}

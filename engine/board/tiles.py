@@ -64,6 +64,9 @@ class TileBoard(PiecesOnSquares, Extension):
         self.cache = MapCache(tiles, rules)
         self.last: tuple = (None, None)  # (layout key, its map) of the last question
 
+    def zones(self) -> set[str]:
+        return {self.stack, self.placed}
+
     # ---------- state ----------
     def setup(self, S) -> None:
         S.vars[KEY] = {"map": "", "at": {}}

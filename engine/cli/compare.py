@@ -34,6 +34,7 @@ from engine.cli.sim import (
     progress_bar,
     seat_bots,
     seating,
+    warn_bots,
     wide,
 )
 from engine.errors import HordeError
@@ -120,6 +121,8 @@ def compare(
     workers = jobs_count(jobs, force_jobs)
     parsed = [parse_variant(v) for v in names]
     gameset = [load_variant(pack, v) for v in parsed]
+    for g in gameset[1:]:
+        warn_bots(g, specs, gameset[0])
     count = gameset[0].players_default if count is None else count
     batches = [Batch.of(g, count, specs, games, seed, label=v.label)
                for g, v in zip(gameset, parsed, strict=True)]

@@ -131,6 +131,14 @@ def finish(results) -> None:
         raise typer.Exit(130)
 
 
+def warn_bots(game, specs: list[str], base) -> None:
+    """Say (on stderr) which of `game`'s actions that `base` has not a seat's policy bot
+    never plays: its games would measure nothing of them (engine.pack.lint)."""
+    from engine.pack.lint import bot_warnings
+    for w in bot_warnings(game, specs, base):
+        err().print(Text("warning: " + w.format(), style="yellow"))
+
+
 def seat_bots(players: str | None, bots: str | None) -> tuple[int | None, list[str]]:
     """--players and --bots as the number of seats and the bots that cycle over them."""
     count, specs = seats(players, bots)
@@ -164,6 +172,8 @@ def sim(
     ray = cluster_of(cluster, jobs)
     workers = jobs_count(jobs, force_jobs)
     game = load_game(pack, mode, house, set_)
+    if mode or house:  # the variant's new actions that a seat's policy never plays
+        warn_bots(game, specs, load_game(pack, None, None, set_))
     with progress_bar(games) as progress:
         result = simulate(game, count, specs, games, seed, progress=progress,
                           jobs=workers, cluster=ray)

@@ -40,6 +40,7 @@ from yaml.events import (
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from engine.errors import PackError, Problem, Span, remember_source
+from engine.pack.yamlhints import layout_hint
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64
@@ -369,7 +370,8 @@ def _syntax_problem(error: yaml.YAMLError, text: str, filename: str) -> Problem:
         message = f"{message} ({context} at line {context_mark.line + 1})"
     elif context:
         message = f"{message} ({context})"
-    return Problem(f"YAML syntax error: {message}", span)
+    span, hint = layout_hint(text, span, message)
+    return Problem(f"YAML syntax error: {message}", span, hint)
 
 
 def _children(ynode) -> list:
