@@ -93,6 +93,18 @@ class Game:
         from engine.persist import state_from_dict
         return state_from_dict(self, data)
 
+    # ---------- the fixed action space of agents (engine.agents.actions) ----------
+    def action_space(self, players: int | None = None):
+        from engine.agents.actions import space
+        return space(self, self.players_default if players is None else players)
+
+    def num_distinct_actions(self, players: int | None = None) -> int:
+        return self.action_space(players).size
+
+    def action_label(self, i: int, players: int | None = None) -> str:
+        """What action id `i` stands for, as a label (`move(to=3,4)`)."""
+        return self.action_space(players).label(i)
+
     # ---------- lookups used while playing ----------
     def tags_of(self, card_id: str) -> frozenset[str]:
         return self.tag_sets[card_id]

@@ -213,8 +213,8 @@ class State:
             d = self.decision()
         if d is None:
             raise StateError("the game is over: no action can be taken")
-        if type(action) is not str:
-            action = self._label_of(d, action)
+        if type(action) is not str:  # a Binding, or an action id (engine.agents.actions)
+            action = self._label_of(d, action) if type(action) is not int else self._label_of_id(action)
         if action not in d.bindings:  # d.index
             raise StateError(f"'{action}' is not a legal action now",
                              hint=did_you_mean(action, d.actions) or
@@ -246,6 +246,16 @@ class State:
             return b.label
         raise StateError(f"'{b.label}' is not a legal action now",
                          hint=f"legal: {', '.join(d.actions[:12])}")
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of the legal actions in the game's fixed action space, ascending
+        (`Game.action_space`); `apply` takes one."""
+        from engine.agents.actions import legal_action_ids
+        return legal_action_ids(self)
+
+    def _label_of_id(self, i: int) -> str:
+        from engine.agents.actions import label_of_id
+        return label_of_id(self, i)
 
     def is_terminal(self) -> bool:
         return self.over
