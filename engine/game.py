@@ -77,16 +77,26 @@ class Game:
         object.__setattr__(self, "program", FlowProgram(self))
 
     # ---------- states ----------
-    def new_state(self, players: int | None = None, seed: int = 0, prepare=None):
+    def new_state(self, players: int | None = None, seed: int = 0, prepare=None,
+                  explicit_chance: bool = False):
         """A fresh game: setup done, flow run up to the first decision.
 
-        `prepare(state)` runs after setup and before the flow starts (scenarios use it)."""
+        `prepare(state)` runs after setup and before the flow starts (scenarios use it).
+        `explicit_chance`: every random draw is a chance node the caller picks an outcome
+        of (engine.agents.chance), the setup's first."""
+        from engine.errors import StateError
         from engine.setup import setup_state
         n = self.players_default if players is None else players
         if not self.players_min <= n <= self.players_max:
-            from engine.errors import StateError
             raise StateError(f"{self.title} is for {self.players_min} to {self.players_max} "
                              f"players, not {n}")
+        if explicit_chance:
+            from engine.agents import chance
+            from engine.state import State
+            if prepare is not None:
+                raise StateError("explicit chance cannot prepare a state")
+            return chance.new_state(State(self, n, seed),
+                                    lambda feed: setup_state(self, n, seed, chance=feed))
         return setup_state(self, n, seed, prepare)
 
     def state_from_dict(self, data: dict):
