@@ -103,6 +103,10 @@ class Game:
         from engine.persist import state_from_dict
         return state_from_dict(self, data)
 
+    def __reduce__(self):  # pickles as what it was loaded from (engine.agents.pickling)
+        from engine.agents.pickling import reduce_game
+        return reduce_game(self)
+
     # ---------- the fixed action space of agents (engine.agents.actions) ----------
     def action_space(self, players: int | None = None):
         from engine.agents.actions import space

@@ -362,6 +362,10 @@ class State:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __reduce__(self):  # pickles through to_dict (engine.agents.pickling)
+        from engine.agents.pickling import reduce_state
+        return reduce_state(self)
+
     # ---------- mechanics used by builtins ----------
     def charge(self, n: int) -> None:
         """Count `n` steps against the per-effect and per-game budgets: every charge is this
