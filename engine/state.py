@@ -362,6 +362,9 @@ class State:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __deepcopy__(self, memo) -> State:  # a deep copy is a clone, made the quick way
+        return self.clone()
+
     def __reduce__(self):  # pickles through to_dict (engine.agents.pickling)
         from engine.agents.pickling import reduce_state
         return reduce_state(self)

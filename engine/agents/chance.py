@@ -17,6 +17,9 @@ from __future__ import annotations
 from engine.errors import StateError
 
 SETUP = "@setup"  # the pending "action" of a game whose setup is still drawing
+# Setups remembered per new game, by the draws given: every game replayed from the start
+# (a deserialization) runs the setup again once per draw it makes
+SETUP_MEMO = 4096
 
 
 class NeedChance(BaseException):  # noqa: N818 - not an error: the run stops for a draw
@@ -32,7 +35,7 @@ class Feed:
     """Explicit chance for one state: the draws given to the run under way (`running`),
     or, at a chance node, the action waiting for its draws."""
 
-    __slots__ = ("outcomes", "pos", "running", "pending", "action", "base", "setup")
+    __slots__ = ("outcomes", "pos", "running", "pending", "action", "base", "setup", "memo")
 
     def __init__(self, outcomes: list | None = None, running: bool = False):
         self.outcomes = outcomes if outcomes is not None else []
@@ -42,6 +45,7 @@ class Feed:
         self.action = None  # the action (label) or SETUP that waits for it
         self.base = None  # the state before it (None for SETUP)
         self.setup = None  # SETUP: run(feed) -> the new game, its draws from the feed
+        self.memo: dict | None = None  # SETUP: draws given -> the draw then waited for, or the game
 
     def draw(self, n: int) -> int:
         if not self.running:
@@ -58,6 +62,7 @@ class Feed:
     def copy(self) -> Feed:
         c = Feed(list(self.outcomes))
         c.pending, c.action, c.base, c.setup = self.pending, self.action, self.base, self.setup
+        c.memo = self.memo  # shared by every copy of one new game
         return c
 
 
@@ -65,7 +70,7 @@ def new_state(blank, setup):
     """A game in explicit-chance mode, stopped at its setup's first draw (if it has one):
     `blank` a State to become it, `setup(feed)` the new game made with the feed's draws."""
     feed = blank.chance = Feed()
-    feed.action, feed.setup = SETUP, setup
+    feed.action, feed.setup, feed.memo = SETUP, setup, {}
     _run(blank, feed)
     return blank
 
@@ -111,6 +116,19 @@ def _run(S, feed: Feed) -> None:
     """Run the feed's action (or setup) with the draws given; S becomes the state after it,
     or stays a chance node waiting for the next draw."""
     run = Feed(feed.outcomes, running=True)
+    memo = feed.memo if feed.action == SETUP else None
+    if memo is not None:
+        got = memo.get(tuple(feed.outcomes))
+        if type(got) is int:
+            feed.pending = got
+            return
+        if got is not None:
+            stop = S.stop_turns  # a setup's game keeps the turn limit its blank was given
+            S._restore(got.clone())
+            S.chance, S.stop_turns = Feed(), stop
+            return
+        if len(memo) >= SETUP_MEMO:
+            memo.clear()
     try:
         if feed.action == SETUP:
             done = feed.setup(run)
@@ -120,9 +138,15 @@ def _run(S, feed: Feed) -> None:
             done.apply(feed.action)
     except NeedChance as need:
         feed.pending = need.n
+        if memo is not None:
+            memo[tuple(feed.outcomes)] = need.n
         return
     done.chance = Feed()
+    if memo is not None:
+        memo[tuple(feed.outcomes)] = done.clone()
+    stop = S.stop_turns if feed.action == SETUP else done.stop_turns
     S._restore(done)
+    S.stop_turns = stop
 
 
 def reseed(S, seed: int) -> None:

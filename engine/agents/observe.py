@@ -16,11 +16,9 @@ The tensor's layout is declared from the pack alone (`Layout`), so every state o
 
 from __future__ import annotations
 
-import json
 import weakref
 
 from engine.agents.domains import board_cells, entity_kinds
-from engine.codec import encode
 
 _LAYOUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -72,49 +70,69 @@ def _can_see(S, key: str, player: int | None) -> bool:
     return vis == "all" or (vis == "owner" and player is not None and owner == str(player))
 
 
-def tensor(S, player: int) -> list[float]:
-    """The seat's observation as a flat list of numbers (see the module docstring)."""
+def entries(S, player: int) -> list[tuple[int, float]]:
+    """The seat's observation tensor as (index, value) pairs, its zeros left out: most of
+    a board's cells are empty, and a consumer fills a zeroed buffer faster than it copies
+    a whole list."""
     lay = layout(S.game, len(S.pl))
-    out: list[float] = []
+    out: list[tuple[int, float]] = []
+    at = 0
+    nf = len(lay.fields)
     for rec in S.pl:
-        out += [float(rec.get(f) or 0) if _plain(rec.get(f)) else 0.0 for f in lay.fields]
+        for k, f in enumerate(lay.fields):
+            v = rec.get(f)
+            if v and _plain(v):
+                out.append((at + k, float(v)))
+        at += nf
     nk = len(lay.kinds)
     for key in lay.zone_keys:
         uids = S.zones.get(key, ())
-        counts = [0.0] * nk
-        if _can_see(S, key, player):
-            for u in uids:
-                k = lay.kind_at.get(S.ents[u]["id"])
-                if k is not None:
-                    counts[k] += 1
-        out.append(float(len(uids)))
-        out += counts
+        if uids:
+            out.append((at, float(len(uids))))
+            if _can_see(S, key, player):
+                counts: dict[int, int] = {}
+                for u in uids:
+                    k = lay.kind_at.get(S.ents[u]["id"])
+                    if k is not None:
+                        counts[k] = counts.get(k, 0) + 1
+                out += [(at + 1 + k, float(c)) for k, c in sorted(counts.items())]
+        at += 1 + nk
     if lay.cells:
         npk = len(lay.piece_kinds)
-        board = [0.0] * (len(lay.cells) * npk)
         kinds = {k: i for i, k in enumerate(lay.piece_kinds)}
+        board: dict[int, int] = {}
         for e in S.ents.values():
             cell = e.get("cell")
             if cell is not None and e["id"] in kinds:
                 c = lay.cell_at.get(cell)
                 if c is not None:
-                    board[c * npk + kinds[e["id"]]] += 1
-        out += board
-    for where, k in lay.values:
-        v = (S.vars if where == "vars" else S.turn).get(k)
-        out.append(float(v) if _plain(v) else 0.0)
-    seats = [0.0] * (2 * lay.players)
+                    i = at + c * npk + kinds[e["id"]]
+                    board[i] = board.get(i, 0) + 1
+        out += [(i, float(n)) for i, n in sorted(board.items())]
+        at += len(lay.cells) * npk
+    for k, (where, name) in enumerate(lay.values):
+        v = (S.vars if where == "vars" else S.turn).get(name)
+        if v and _plain(v):
+            out.append((at + k, float(v)))
+    at += len(lay.values)
     d = S.decision() if not S.over and not S.is_chance_node() else None
     if d is not None:
-        seats[d.player] = 1.0
-    seats[lay.players + player] = 1.0
-    out += seats
+        out.append((at + d.player, 1.0))
+    out.append((at + lay.players + player, 1.0))
     return out
 
 
-def observation(S, player: int | None) -> str:
-    """What the seat sees now, as one string: player records, zones (hidden ones by size),
-    the entities it may see, game and turn variables, whose decision it is."""
+def tensor(S, player: int) -> list[float]:
+    """The seat's observation as a flat list of numbers (see the module docstring)."""
+    out = [0.0] * layout(S.game, len(S.pl)).size
+    for i, v in entries(S, player):
+        out[i] = v
+    return out
+
+
+def seen_by(S, player: int | None) -> dict:
+    """What the seat sees now: player records, zones (hidden ones by their size), the
+    entities it may see, game and turn variables, whose decision it is."""
     zones, hidden = {}, set()
     for key, uids in S.zones.items():
         if _can_see(S, key, player):
@@ -122,11 +140,13 @@ def observation(S, player: int | None) -> str:
         else:
             zones[key] = len(uids)
             hidden.update(uids)
-    seen = {u: e for u, e in S.ents.items() if u not in hidden}
+    seen = {u: e for u, e in S.ents.items() if u not in hidden} if hidden else S.ents
     d = S.decision() if not S.over and not S.is_chance_node() else None
-    return json.dumps({"viewer": player, "pl": encode(S.pl), "zones": zones,
-                       "ents": {str(u): encode(e) for u, e in seen.items()},
-                       "vars": encode(S.vars), "turn": encode(S.turn), "turns": S.turns,
-                       "over": S.over, "winners": S.winners,
-                       "deciding": None if d is None else [d.player, d.point]},
-                      sort_keys=True, separators=(",", ":"), default=str)
+    return {"viewer": player, "pl": S.pl, "zones": zones, "ents": seen, "vars": S.vars,
+            "turn": S.turn, "turns": S.turns, "over": S.over, "winners": S.winners,
+            "deciding": None if d is None else (d.player, d.point)}
+
+
+def observation(S, player: int | None) -> str:
+    """`seen_by` as one string, written by `repr` (in C: agents ask at every move)."""
+    return repr(seen_by(S, player))
