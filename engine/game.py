@@ -60,6 +60,7 @@ class Game:
     hash: str = ""
     files: list[str] = field(default_factory=list)
     house: list[str] = field(default_factory=list)
+    sources: Any = None  # the files it was loaded from, by content (`engine.pack.sources`)
     extensions: dict = field(default_factory=dict)  # name -> building block (a board, ...)
     score: Compiled | None = None  # a finished game's score (`score:`), for high-score tables
     highscores: bool = False  # finished games' scores go to the local high-score table

@@ -151,6 +151,18 @@ class TileBoard(PiecesOnSquares, Extension):
         from engine.board.tilerender import render
         return render(self, S, viewer, **size)
 
+    def render_choices(self, S, viewer, d, shown: list[str]):
+        """The map with the person's numbered choices on it, when they place a tile (the
+        free positions numbered, the tile drawn in each rotation); else None."""
+        from engine.board.tilerender import placement_offers, render
+        offers = placement_offers(self, S, viewer, d, shown)
+        return None if offers is None else render(self, S, viewer, offers=offers)
+
+    def choice_words(self, S, viewer, d, shown: list[str]) -> dict[str, dict[str, str]]:
+        """What the parameters of the choices that place a tile are, for `?`."""
+        from engine.board.tilerender import placement_words
+        return placement_words(self, S, viewer, d, shown)
+
     # ---------- squares and tiles ----------
     def cell(self, S, x, y):
         return (int(x), int(y))

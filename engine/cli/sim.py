@@ -26,11 +26,13 @@ from rich.progress import (
 from rich.text import Text
 
 from engine.cli.common import (
+    ClusterOpt,
     HouseOpt,
     JsonOpt,
     ModeOpt,
     PackArg,
     SetOpt,
+    cluster_of,
     err,
     load_game,
     out,
@@ -146,6 +148,7 @@ def sim(
     seed: BatchSeedOpt = 0,
     jobs: JobsOpt = 1,
     force_jobs: ForceJobsOpt = False,
+    cluster: ClusterOpt = None,
     as_json: JsonOpt = False,
     csv_file: CsvOpt = None,
     plot: PlotOpt = None,
@@ -158,11 +161,12 @@ def sim(
 
     check_games(games)
     count, specs = seat_bots(players, bots)
+    ray = cluster_of(cluster, jobs)
     workers = jobs_count(jobs, force_jobs)
     game = load_game(pack, mode, house, set_)
     with progress_bar(games) as progress:
         result = simulate(game, count, specs, games, seed, progress=progress,
-                          jobs=workers)
+                          jobs=workers, cluster=ray)
     if result.interrupted:
         interrupted_note([result])
     rep = report(result)

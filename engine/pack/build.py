@@ -53,13 +53,15 @@ def _names(tree) -> set[str]:
 
 class Builder:
     def __init__(self, tree, *, params: dict | None = None, mode: str | None = None,
-                 files: list[str] | None = None, house: list[str] | None = None):
+                 files: list[str] | None = None, house: list[str] | None = None,
+                 sources=None):
         self.tree = tree
         self.raw: dict = plain(tree)
         self.overrides = dict(params or {})
         self.mode = mode
         self.files = files or []
         self.house = house or []
+        self.sources = sources
         self.problems: list[Problem] = []
         self.env = Env()
 
@@ -356,7 +358,8 @@ class Builder:
             effect_procs=effect_procs, flow_procs=flow_procs, end=end, invariants=invariants,
             setup=setup, limits=limits, view=raw.get("view") or {},
             policies=policies, metrics=raw.get("metrics") or {}, raw=raw,
-            hash=digest, files=self.files, house=self.house, extensions=extensions,
+            hash=digest, files=self.files, house=self.house, sources=self.sources,
+            extensions=extensions,
             score=score, highscores=bool(raw.get("highscores")), turn_names=turn_names)
 
     def build_extensions(self) -> dict:

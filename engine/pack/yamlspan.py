@@ -140,7 +140,11 @@ def compose_file(path: Path, display_name: str | None = None,
                  budget: Budget | None = None) -> Node:
     """Read and compose one YAML file; raise PackError listing everything wrong with it."""
     name = display_name or span_name(path)
-    data = _read(path, name)
+    return compose_bytes(read_bytes(path, name), name, budget)
+
+
+def compose_bytes(data: bytes, name: str, budget: Budget | None = None) -> Node:
+    """Compose the bytes of a file (`name` in spans), charged to `budget`."""
     if budget is not None:
         budget.bytes -= len(data)
         if budget.bytes < 0:
@@ -155,7 +159,7 @@ def compose_file(path: Path, display_name: str | None = None,
     return compose_text(text, name, budget)
 
 
-def _read(path: Path, name: str) -> bytes:
+def read_bytes(path: Path, name: str) -> bytes:
     """The bytes of regular file `path`. It is looked at before it is opened, and opened
     without waiting (a FIFO swapped in meanwhile is then seen, not waited on)."""
     try:
