@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -102,7 +103,7 @@ class Config:
         self.initial = hg.new_state(players=n, explicit_chance=True)  # its setup remembered
         if self.turns:
             self.initial.stop_turns = self.turns
-        self.key = (None, None)
+        self.key: tuple = ("", {})
 
     def __deepcopy__(self, memo):  # shared by every state of its games
         return self
@@ -111,7 +112,7 @@ class Config:
         return (config, (None, *self.key))
 
 
-def config(game=None, name: str | None = None, params: dict | None = None) -> Config:
+def config(game=None, name: str = "", params: dict | None = None) -> Config:
     if game is not None:
         name, params = game.get_type().short_name, game.get_parameters()
     key = (name, tuple(sorted((params or {}).items())))
@@ -126,7 +127,7 @@ def config(game=None, name: str | None = None, params: dict | None = None) -> Co
 class HordeGame(pyspiel.Game):
     """A pack's game; one subclass per registered pack and mode says which (`TYPE`)."""
 
-    TYPE = None
+    TYPE: Any = None
 
     def __init__(self, params=None):
         cfg = config(name=self.TYPE.short_name, params=dict(params or {}))

@@ -11,6 +11,8 @@ as in `horde sim`. Rewards come at the end: each seat's return. A game cut short
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -40,7 +42,7 @@ class HordeEnv(AECEnv):
         self._obs_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask})
                             for a in self.possible_agents}
         self._act_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
-        self.S = None
+        self.S: Any = None  # the game under way, from reset() on
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
@@ -58,7 +60,7 @@ class HordeEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self._settle()
 
     def _settle(self) -> None:

@@ -14,6 +14,8 @@ action with k draws is run k + 1 times: simple, and cheap beside a search's work
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.errors import StateError
 
 SETUP = "@setup"  # the pending "action" of a game whose setup is still drawing
@@ -42,9 +44,9 @@ class Feed:
         self.pos = 0
         self.running = running
         self.pending: int | None = None  # the number of outcomes of the draw waited for
-        self.action = None  # the action (label) or SETUP that waits for it
-        self.base = None  # the state before it (None for SETUP)
-        self.setup = None  # SETUP: run(feed) -> the new game, its draws from the feed
+        self.action: str | None = None  # the action (label) or SETUP that waits for it
+        self.base: Any = None  # the State before it (None for SETUP)
+        self.setup: Any = None  # SETUP: run(feed) -> the new game, its draws from the feed
         self.memo: dict | None = None  # SETUP: draws given -> the draw then waited for, or the game
 
     def draw(self, n: int) -> int:

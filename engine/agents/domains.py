@@ -231,7 +231,7 @@ def _kinds_named(args) -> list[str] | None:
             return [a.value]
         if isinstance(a, ast.ListLit) and a.items and all(
                 isinstance(i, ast.Const) and isinstance(i.value, str) for i in a.items):
-            return sorted({i.value for i in a.items})
+            return sorted({str(i.value) for i in a.items if isinstance(i, ast.Const)})
     return None
 
 

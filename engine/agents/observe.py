@@ -92,9 +92,9 @@ def entries(S, player: int) -> list[tuple[int, float]]:
             if _can_see(S, key, player):
                 counts: dict[int, int] = {}
                 for u in uids:
-                    k = lay.kind_at.get(S.ents[u]["id"])
-                    if k is not None:
-                        counts[k] = counts.get(k, 0) + 1
+                    kind = lay.kind_at.get(S.ents[u]["id"])
+                    if kind is not None:
+                        counts[kind] = counts.get(kind, 0) + 1
                 out += [(at + 1 + k, float(c)) for k, c in sorted(counts.items())]
         at += 1 + nk
     if lay.cells:

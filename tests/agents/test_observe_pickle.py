@@ -8,6 +8,7 @@ import random
 import pytest
 
 from engine.agents import observe
+from engine.agents.pickling import game_spec
 from tests.agents.cases import game
 
 PACKS = ["roll-them-bones", "theyre-coming", "defcon-z"]
@@ -29,7 +30,9 @@ def _walk(g, players, n, explicit=True, seed=0):
 @pytest.mark.parametrize("pack", PACKS)
 def test_states_and_chance_nodes_pickle_and_play_on_the_same(pack):
     g = game(pack, None)
-    assert pickle.loads(pickle.dumps(g)) is g
+    back = pickle.loads(pickle.dumps(g))  # the game loaded once per process, by its spec
+    assert back.hash == g.hash and game_spec(back) == game_spec(g)
+    assert pickle.loads(pickle.dumps(back)) is back
     kinds = set()
     for k, S in enumerate(_walk(g, 2, 150)):
         if k % 13:
