@@ -73,6 +73,12 @@ def measure_workload(w: Workload, seconds: float, with_cold: bool = True) -> dic
                                         lambda k: play.play_game(game, players, k))
             row["ref_games_per_s"] = ref["games_per_s"]
             row["ref_ratio"] = ref["ratio"]
+            if w.pack in reference.CONTRACTS:
+                ref = reference.alternating(w.pack, players, seconds,
+                                            lambda k: play.play_game(game, players, k),
+                                            programs=reference.CONTRACTS)
+                row["contract_games_per_s"] = ref["games_per_s"]
+                row["contract_ratio"] = ref["ratio"]
         if policy.has_policy(game):
             row.update(policy.measure(game, players, seconds / 2))
         row.update(check.measure(game, players, seconds / 4))
