@@ -70,16 +70,18 @@ def decode(v, game):
     return v
 
 
-def state_to_dict(S, encode_record=encode) -> dict:
-    """The state as a JSON-ready dict; `encode_record` encodes each entity record (the laws
-    pass one that reuses the encodings of unchanged records: `engine.snapshot`)."""
+def state_to_dict(S, encode_ents=None) -> dict:
+    """The state as a JSON-ready dict; `encode_ents` writes the entity records, as
+    `{str(uid): encode(record)}` (the laws pass one that reuses the encodings of unchanged
+    records: `engine.snapshot`)."""
     g = S.game
     return {
         "format": FORMAT, "pack": g.pack_id, "mode": g.mode, "hash": g.hash,
         "hash_version": HASH_VERSION,
         "players": len(S.pl), "seed": S.seed,
         "pl": encode(S.pl),
-        "ents": {str(u): encode_record(e) for u, e in S.ents.items()},
+        "ents": {str(u): encode(e) for u, e in S.ents.items()} if encode_ents is None
+        else encode_ents(S.ents),
         "zones": {k: list(v) for k, v in S.zones.items()},
         "vars": encode(S.vars), "turn": encode(S.turn),
         "stack": [[f[0], f[1], encode(f[2]), encode(f[3]), f[4]] for f in S.stack],

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from operator import is_
+from itertools import chain
 
 from engine import codec, rng
 from engine.dsl.values import E, Face, P, Z
@@ -32,7 +32,8 @@ from engine.flow.nodes import REPEAT
 # every record of every saved-and-loaded copy once; a few thousand are enough for a step).
 MEMO_MAX = 20_000
 
-_IMMUTABLE = frozenset({str, int, bool, float, type(None), P, E, Z, Face})
+_SELF = frozenset({str, int, bool, float, type(None)})  # what `codec.encode` leaves as it is
+_IMMUTABLE = _SELF | {P, E, Z, Face}
 
 
 class RecordMemo:
@@ -41,46 +42,77 @@ class RecordMemo:
     __slots__ = ("memo", "atomic")
 
     def __init__(self):
-        self.memo: dict[int, list] = {}  # id(record) -> [record, keys, values, encoding, text]
+        # id(record) -> [(record, its keys, its values), their ids, encoding, JSON text]
+        self.memo: dict[int, list] = {}
         # the building blocks' value types (cells, regions) are immutable values like references
         self.atomic = _IMMUTABLE | frozenset(codec._ENCODERS)
 
     def _entry(self, rec: dict) -> list | None:
+        # the record's keys and values by identity (the memo keeps them alive): one C pass
         hit = self.memo.get(id(rec))
-        if (hit is not None and hit[0] is rec and hit[1] == tuple(rec)
-                and all(map(is_, hit[2], rec.values()))):
+        if hit is not None and hit[1] == tuple(map(id, chain(rec, rec.values()))):
             return hit
-        if not self._settled(rec):
+        return self._miss(rec)
+
+    def _miss(self, rec: dict) -> list | None:
+        enc = self._settled(rec)
+        if enc is None:
             return None
         if len(self.memo) >= MEMO_MAX:
             self.memo.clear()
-        hit = self.memo[id(rec)] = [rec, tuple(rec), tuple(rec.values()), codec.encode(rec), None]
+        held = (rec, *rec, *rec.values())
+        hit = self.memo[id(rec)] = [held, tuple(map(id, held[1:])), enc, None]
         return hit
 
-    def _settled(self, rec: dict) -> bool:
-        """Whether every value of `rec` is immutable all the way down."""
-        atomic = self.atomic
-        for v in rec.values():
+    def _settled(self, rec: dict) -> dict | None:
+        """`encode(rec)` when every value of `rec` is immutable all the way down, else None.
+        (Strings, numbers and None encode as themselves, a tuple of them as `{"$t": [...]}`.)"""
+        atomic, encode = self.atomic, codec.encode
+        out = {}
+        for k, v in rec.items():
             t = type(v)
-            if t is tuple:
-                if not atomic.issuperset(map(type, v)):
-                    return False
-            elif t not in atomic:
-                return False
-        return True
+            if t in _SELF:
+                out[k] = v
+            elif t is tuple:
+                types = set(map(type, v))
+                if not atomic.issuperset(types):
+                    return None
+                out[k] = {"$t": list(v) if _SELF.issuperset(types) else encode(list(v))}
+            elif t in atomic:
+                out[k] = encode(v)
+            else:
+                return None
+        return out
 
     def __call__(self, rec: dict):
         hit = self._entry(rec)
-        return codec.encode(rec) if hit is None else hit[3]
+        return codec.encode(rec) if hit is None else hit[2]
+
+    def ents(self, ents: dict, known: dict | None = None) -> dict:
+        """`{str(uid): encode(record)}`, as `state_to_dict` writes the records (`__call__`
+        for each, written out: this is the check's hottest loop). `known`: id(record) ->
+        encoding, for the records of a twin (see `to_dict`)."""
+        get, chain_, id_, map_, tuple_ = self.memo.get, chain, id, map, tuple
+        known_get = known.get if known is not None else {}.get
+        out = {}
+        for u, rec in ents.items():
+            enc = known_get(id_(rec))
+            if enc is None:
+                hit = get(id_(rec))
+                if hit is None or hit[1] != tuple_(map_(id_, chain_(rec, rec.values()))):
+                    hit = self._miss(rec)
+                enc = codec.encode(rec) if hit is None else hit[2]
+            out[str(u)] = enc
+        return out
 
     def text(self, rec: dict) -> bytes:
         """The record's encoding as JSON with sorted keys (what a fingerprint hashes)."""
         hit = self._entry(rec)
         if hit is None:
             return json.dumps(codec.encode(rec), sort_keys=True).encode()
-        if hit[4] is None:
-            hit[4] = json.dumps(hit[3], sort_keys=True).encode()
-        return hit[4]
+        if hit[3] is None:
+            hit[3] = json.dumps(hit[2], sort_keys=True).encode()
+        return hit[3]
 
     def to_dict(self, S, twin_of: tuple | None = None) -> dict:
         """`S.to_dict()`, its records' encodings shared with earlier answers. `twin_of` is
@@ -88,11 +120,10 @@ class RecordMemo:
         from `S`), both unchanged since that answer: a record the two share (the same
         object, at the same moment) has the encoding it has there, with nothing to look at."""
         if twin_of is None:
-            return codec.state_to_dict(S, self)
+            return codec.state_to_dict(S, self.ents)
         T, d = twin_of
         known = dict(zip(map(id, T.ents.values()), d["ents"].values(), strict=True))
-        get = known.get
-        return codec.state_to_dict(S, lambda rec: get(id(rec)) or self(rec))
+        return codec.state_to_dict(S, lambda ents: self.ents(ents, known))
 
 
 _UNFINGERPRINTED = frozenset({"log", "history", "steps", "ents", "stack"})

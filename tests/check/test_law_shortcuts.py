@@ -177,3 +177,15 @@ def test_conservation_still_names_each_breakage(state, breakage, words):
         uid = state.new_entity(state.ents[stack[0]]["id"], {})
         state.move_ent(uid, state.zone_ref("item_discard"))
     assert any(words in v.detail for v in conservation(state, base))
+
+
+def test_the_memo_encodes_every_kind_of_value_as_the_codec_does(game, state):
+    from engine.dsl.values import P, Z
+    face = game.dice["zombie_item"][2]
+    rec = {"id": "keys", "@z": None, "n": 3, "x": 1.5, "ok": True, "p": P(1), "e": E(2),
+           "z": Z("item", 1), "f": face, "cell": (3, -1), "mixed": (P(0), 2),
+           "deep": ((1, 2),)}
+    memo = RecordMemo()
+    assert memo(rec) == encode(rec)
+    del rec["deep"]  # a tuple of tuples is not memoized; the rest is
+    assert memo(rec) == encode(rec) and memo(rec) is memo(rec)
