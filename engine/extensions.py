@@ -38,6 +38,15 @@ class Extension:
         name, which has to find the extension first on every call."""
         return {}
 
+    def events(self) -> dict[str, tuple[object, tuple[str, ...]]]:
+        """Events this extension announces: name -> (the Span naming it, its fields)."""
+        return {}
+
+    def zones(self) -> set[str]:
+        """Zones this extension takes entities from itself (a board's pieces, a stack of
+        tiles): what `horde validate` counts as drawn from besides the pack's snippets."""
+        return set()
+
     def setup(self, S) -> None:
         pass
 

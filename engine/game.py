@@ -60,6 +60,7 @@ class Game:
     hash: str = ""
     files: list[str] = field(default_factory=list)
     house: list[str] = field(default_factory=list)
+    sources: Any = None  # the files it was loaded from, by content (`engine.pack.sources`)
     extensions: dict = field(default_factory=dict)  # name -> building block (a board, ...)
     score: Compiled | None = None  # a finished game's score (`score:`), for high-score tables
     highscores: bool = False  # finished games' scores go to the local high-score table
@@ -162,7 +163,8 @@ class Game:
         try:
             tree = parse_program(text) if effect else parse_expr(text)
         except DSLSyntaxError as exc:
-            raise PackError([Problem(exc.problem.message, locate(getattr(exc, "pos", None)))]) from None
+            raise PackError([Problem(exc.problem.message, locate(getattr(exc, "pos", None)),
+                                     exc.problem.hint)]) from None
         c, probs = compile_snippet(tree, self.env, scope or {}, expr=not effect, pure=not effect)
         if probs:
             raise PackError([Problem(p.message, locate(p.pos), p.hint) for p in probs])

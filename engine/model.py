@@ -30,12 +30,12 @@ def pack_hash(raw: dict, params: dict, mode: str | None, version: int = HASH_VER
     Version 2 covers the merged pack in its own key order (the order of zones, actions and
     dice decides play), the mode, the params and the version. Version 1 sorted the keys, so
     a pack with its zones reordered kept its hash; it stays to check games saved with it.
-    Both leave out keys only scenarios read (`NOT_PLAY`) and the words an ask or window gives
-    players (its `text:`): they decide nothing, and a game recorded before a pack gained them
-    still replays."""
+    Both leave out keys only scenarios read (`NOT_PLAY`), the words an ask or window gives
+    players (its `text:`) and the `id` of a flow node or policy rule (a name for overlays to
+    hook): they decide nothing, and a game recorded before a pack gained them still replays."""
     if any(k in raw for k in NOT_PLAY):
         raw = {k: v for k, v in raw.items() if k not in NOT_PLAY}
-    raw = _without_point_texts(raw)
+    raw = _without_hook_ids(_without_point_texts(raw))
     blob = [raw, params] if version == 1 else [version, mode, raw, params]
     text = json.dumps(blob, sort_keys=version == 1, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -50,6 +50,40 @@ def _without_point_texts(node):
     if isinstance(node, list):
         return [_without_point_texts(v) for v in node]
     return node
+
+
+def _without_hook_ids(raw: dict) -> dict:
+    """`raw` with the `id` of every flow node (in `flow:`, flow procedures and nested flows)
+    and of every policy rule taken out."""
+    raw = dict(raw)
+    if isinstance(raw.get("flow"), list):
+        raw["flow"] = _flow_without_ids(raw["flow"])
+    if isinstance(raw.get("procedures"), dict):
+        raw["procedures"] = {
+            name: {**p, "flow": _flow_without_ids(p["flow"])}
+            if isinstance(p, dict) and isinstance(p.get("flow"), list) else p
+            for name, p in raw["procedures"].items()}
+    if isinstance(raw.get("policies"), dict):
+        raw["policies"] = {
+            name: {**p, "rules": [_no_id(r) for r in p["rules"]]}
+            if isinstance(p, dict) and isinstance(p.get("rules"), list) else p
+            for name, p in raw["policies"].items()}
+    return raw
+
+
+def _no_id(item):
+    return {k: v for k, v in item.items() if k != "id"} if isinstance(item, dict) else item
+
+
+def _flow_without_ids(nodes: list) -> list:
+    out = []
+    for node in nodes:
+        node = _no_id(node)
+        if isinstance(node, dict):
+            node = {k: _flow_without_ids(v) if k in ("then", "else", "do") and isinstance(v, list)
+                    else v for k, v in node.items()}
+        out.append(node)
+    return out
 
 
 @dataclass

@@ -91,15 +91,20 @@ def run_node(node, base_dir: Path) -> ScenarioResult:
     return ScenarioResult(name, where, rules, True, state=state)
 
 
+def pack_ref(pack: str, base_dir: Path) -> str:
+    """What a scenario's `pack:` names: a pack file or folder next to the scenario file (as
+    horde check writes them), else a pack id or path as given."""
+    near = base_dir / pack
+    if not Path(pack).is_absolute() and (near.is_file() or (near / "pack.yaml").is_file()):
+        return str(near.resolve())
+    return pack
+
+
 def _run(spec: dict, node, base_dir: Path):
     house = tuple(str((base_dir / h).resolve()) if not Path(h).is_absolute() else h
                   for h in spec.get("house", []))
     params = tuple(sorted((spec.get("params") or {}).items()))
-    pack = spec["pack"]
-    near = base_dir / pack  # a pack file or folder next to the scenario, as horde check writes
-    if not Path(pack).is_absolute() and (near.is_file() or (near / "pack.yaml").is_file()):
-        pack = str(near.resolve())
-    game = _game(pack, spec.get("mode"), params, house)
+    game = _game(pack_ref(spec["pack"], base_dir), spec.get("mode"), params, house)
     script = read(game, spec, node)
     laws = spec.get("expect_law") or []
     S = _play(game, script, [laws] if isinstance(laws, str) else laws)

@@ -60,7 +60,7 @@ def _merge(name: str, args: str, returns: str, effect: bool, doc: str):
     a, b = old[0].split(), args.split()
     n = min(len(a), len(b))
     longer = a if len(a) >= len(b) else b
-    merged = [x if x == y else "any" for x, y in zip(a, b, strict=False)] + \
+    merged = [x if x.rstrip("?") == y.rstrip("?") else "any" for x, y in zip(a, b, strict=False)] + \
              [x if x.endswith("?") else x + "?" for x in longer[n:]]
     for k in range(n):
         if a[k].endswith("?") or b[k].endswith("?"):

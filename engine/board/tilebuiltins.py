@@ -25,7 +25,7 @@ _SHARED = [
     ("step_toward", "any any", "list", False, "The neighbours of a that are one move closer to b."),
     ("closest", "any list", "list", False,
      "The squares, pieces or players of a list nearest to a square (ties all kept)."),
-    ("open_steps", "any any any?", "list", False,
+    ("open_steps", "any card any?", "list", False,
      "The neighbours of a square or piece that hold no piece of some kinds (with a third "
      "argument, a list of targets: only those one move closer to the nearest target)."),
     ("approach", "any list", "list", False,
@@ -33,11 +33,11 @@ _SHARED = [
     ("spawn", "card any", "ent", True, "A new piece of a kind on a square."),
     ("remove", "ent", "none", True, "Take a piece off the board for good."),
     ("move_to", "ent any", "none", True, "Move a piece to a square."),
-    ("pieces", "any?", "list:ent", False, "The pieces on the board, optionally of some kinds."),
-    ("pieces_at", "any any?", "list:ent", False,
+    ("pieces", "card?", "list:ent", False, "The pieces on the board, optionally of some kinds."),
+    ("pieces_at", "any card?", "list:ent", False,
      "The pieces on a square, optionally of some kinds."),
-    ("piece_at", "any any", "ent", False, "The first piece of some kinds on a square, or none."),
-    ("stacked", "any", "list", False, "Squares holding more than one piece of some kinds."),
+    ("piece_at", "any card", "ent", False, "The first piece of some kinds on a square, or none."),
+    ("stacked", "card", "list", False, "Squares holding more than one piece of some kinds."),
 ]
 
 # What two words touch, so that the end checks after an effect can be skipped when they
@@ -59,7 +59,7 @@ def _tiles(S, fn: str) -> TileBoard:
     return b
 
 
-@builtin("movable", "list any any? list?", "list")
+@builtin("movable", "list card any? list?", "list")
 def _movable(S, xs, kinds, toward=None, skip=None):
     """The pieces of a list that have an open step (a neighbouring square without a piece
     of the kind(s); with a list of targets, one move closer to the nearest of them),

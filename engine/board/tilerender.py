@@ -8,6 +8,11 @@ the legend below). Column numbers run along the top and row numbers down the lef
 the `x,y` system of the labels (`move(to=1,0)`: column 1, row 0), and tile numbers
 (`t-1`) over them and beside each row of tiles, for labels that name a tile. A map wider than the terminal is
 cropped around the viewer's pawn (or around all pawns), so the part that matters shows.
+
+When a person is to place a tile (`offers`, see `placement_offers`), the free positions
+where it fits join the map, each holding the numbers of the choices that put it there
+with their rotation (`3:90`: choice 3, turned 90° clockwise), and the tile itself is
+drawn below in each rotation offered: the map alone is enough to choose.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ import textwrap
 
 from rich.text import Text
 
-from engine.board.tilepieces import sq_key
+from engine.board.tilepieces import is_cell, sq_key
+from engine.render.values import zone_visible
 
 SQ_W = 2
 TILE_W = 3 * SQ_W + 1  # squares plus a gap column
@@ -42,7 +48,56 @@ def _window(lo: int, hi: int, focus: list[int], size: int) -> tuple[int, int]:
     return start, start + size - 1
 
 
-def render(board, S, viewer=None, width: int = 80, height: int = 44) -> Text:
+def placement_offers(board, S, viewer, d, shown: list[str]):
+    """(the tile being placed, {position: [(choice number, rotation)]}) when the choices
+    `shown` (numbered from 1) put a tile next to the map, else None. A choice places a
+    tile when it binds one free position and one rotation; the tile is the one off the
+    stack and off the map, in a zone `viewer` sees, that fits wherever they say."""
+    m = board.map(S)
+    offers: dict = {}
+    for k, label in enumerate(shown, 1):
+        action, args = d.bindings[label]
+        if action is None:
+            continue
+        at = [v for v in args.values() if is_cell(v) and v in m.frontier]
+        rot = [v for v in args.values() if type(v) is int and v in (0, 90, 180, 270)]
+        if len(at) == 1 and len(rot) == 1 and len(args) == 2:
+            offers.setdefault(at[0], []).append((k, rot[0]))
+    if not offers:
+        return None
+    wanted = {(at, rot) for at, pairs in offers.items() for _, rot in pairs}
+    for ent in S.ents.values():
+        td = board.tiles.get(ent["id"])
+        where = ent.get("@z")
+        if td is None or where in (board.stack, board.placed, None) \
+                or not zone_visible(S.game, where, viewer):  # never a tile it may not see
+            continue
+        if wanted <= set(m.placements(td)):
+            return td, offers
+    return None
+
+
+def placement_words(board, S, viewer, d, shown: list[str]) -> dict[str, dict[str, str]]:
+    """For `?`: label -> {parameter: what it is} for the choices that place a tile (a
+    tile position is not a square)."""
+    found = placement_offers(board, S, viewer, d, shown)
+    if found is None:
+        return {}
+    offered = {k: (at, rot) for at, pairs in found[1].items() for k, rot in pairs}
+    out = {}
+    for k, label in enumerate(shown, 1):
+        if k not in offered:
+            continue
+        (x, y), rot = offered[k]
+        _, args = d.bindings[label]
+        out[label] = {name: (f"turned {rot}° clockwise" if type(v) is int else
+                             f"the tile position t{x}, t{y} (column t{x}, row t{y}; "
+                             f"{k}:{rot} on the map)") for name, v in args.items()}
+    return out
+
+
+def render(board, S, viewer=None, width: int = 80, height: int = 44, offers=None) -> Text:
+    placing, offers = offers if offers is not None else (None, {})
     m = board.map(S)
     if not m.tiles:
         return Text("(no tiles on the table)")
@@ -56,10 +111,11 @@ def render(board, S, viewer=None, width: int = 80, height: int = 44) -> Text:
                 pawns.setdefault(sq, []).append(i)
     focus_sq = [S.pl[viewer].get(psq)] if psq and viewer is not None and \
         S.pl[viewer].get(psq) is not None else list(pawns)
-    xs = [p[0] for p in m.tiles]
-    ys = [p[1] for p in m.tiles]
-    x0, x1 = _window(min(xs), max(xs), [sq[0] // 3 for sq in focus_sq], max((width - ROW_W) // TILE_W, 1))
-    y0, y1 = _window(min(ys), max(ys), [sq[1] // 3 for sq in focus_sq], max(height // TILE_H, 1))
+    xs = [p[0] for p in (*m.tiles, *offers)]
+    ys = [p[1] for p in (*m.tiles, *offers)]
+    focus = [(sq[0] // 3, sq[1] // 3) for sq in focus_sq] or list(offers)
+    x0, x1 = _window(min(xs), max(xs), [f[0] for f in focus], max((width - ROW_W) // TILE_W, 1))
+    y0, y1 = _window(min(ys), max(ys), [f[1] for f in focus], max(height // TILE_H, 1))
     index = S.vars["@tiles"]["at"]
     ents = S.ents
     out = Text()
@@ -70,21 +126,29 @@ def render(board, S, viewer=None, width: int = 80, height: int = 44) -> Text:
     out.append(_ruler(x0, x1), style="dim")
     names: dict[str, str] = {}  # a tile's short label -> its full name, for the legend
     for ty in range(y0, y1 + 1):
-        label = []
+        label = Text()
         for tx in range(x0, x1 + 1):
             uid = m.uid_at.get((tx, ty))
+            if uid is None and (tx, ty) in offers:
+                label.append(_offer(offers[(tx, ty)], 0), style=OFFER)
+                continue
             td = board.tiles.get(ents[uid]["id"]) if uid in ents else None
             name = td.name if td is not None and td.count == 1 else ""
             short = name[:TILE_W - 1]
             if short != name:
                 names[short] = name
-            label.append(short.ljust(TILE_W))
+            label.append(short.ljust(TILE_W), style="bold")
+        label.rstrip()
         out.append(f"t{ty}".rjust(ROW_W - 1) + " ", style="dim")
-        out.append("".join(label).rstrip() + "\n", style="bold")
+        out.append(label)
+        out.append("\n")
         for r in range(3):
             out.append(f"{ty * 3 + r:>{ROW_W - 1}} ", style="dim")
             for tx in range(x0, x1 + 1):
                 shape = m.tiles.get((tx, ty))
+                if shape is None and (tx, ty) in offers:
+                    out.append(_offer(offers[(tx, ty)], r + 1), style=OFFER)
+                    continue
                 for c in range(3):
                     if shape is None:
                         out.append(" " * SQ_W)
@@ -95,6 +159,35 @@ def render(board, S, viewer=None, width: int = 80, height: int = 44) -> Text:
                 out.append(" ")
             out.append("\n")
     out.append(_legend(glyph, names), style="dim")
+    if placing is not None:
+        out.append("\n")
+        out.append(_preview(placing, sorted({r for pairs in offers.values() for _, r in pairs}),
+                            glyph, board))
+    return out
+
+
+OFFER = "bold magenta"
+
+
+def _offer(pairs: list[tuple[int, int]], line: int) -> str:
+    """Line `line` (0: the label line, 1-3: the square lines) of a free position's choices,
+    one `number:rotation` a line: a tile has four rotations and four lines."""
+    return (f"{pairs[line][0]}:{pairs[line][1]}" if line < len(pairs) else "").ljust(TILE_W)
+
+
+def _preview(td, rots: list[int], glyph: dict, board) -> Text:
+    """The tile being placed, in each rotation offered, side by side."""
+    out = Text(textwrap.fill(f"placing {td.name} (n:r on the map: choice n, the tile turned "
+                             "r° clockwise, as drawn here)", 78) + "\n", style="bold")
+    out.append("    " + "".join(f":{rot}".ljust(TILE_W + 1) for rot in rots).rstrip() + "\n",
+               style=OFFER)
+    for r in range(3):
+        out.append("\n    " if r else "    ")
+        for k, rot in enumerate(rots):
+            shape = td.shapes[td.canon[rot]]
+            out.append("  " if k else "")
+            for c in range(3):
+                _square(out, shape.kinds[r * 3 + c], (), [], glyph, board)
     return out
 
 
@@ -111,7 +204,7 @@ def _ruler(x0: int, x1: int) -> str:
 
 def _legend(glyph: dict, names: dict[str, str]) -> str:
     """What the characters of the map mean, and the full names of the tiles cut short."""
-    parts = [". street", "# building", "0-9 a pawn (its seat)", "* pawns"]
+    parts = [". street", "# building", "0-9 a pawn (its seat)", "* several pawns"]
     parts += [f"{g} {kind}" for kind, g in glyph.items()]
     lines = ["legend: " + " · ".join(parts),
              "squares: column,row (numbers on top and left) · tiles: t numbers "

@@ -64,6 +64,9 @@ class TileBoard(PiecesOnSquares, Extension):
         self.cache = MapCache(tiles, rules)
         self.last: tuple = (None, None)  # (layout key, its map) of the last question
 
+    def zones(self) -> set[str]:
+        return {self.stack, self.placed}
+
     # ---------- state ----------
     def setup(self, S) -> None:
         S.vars[KEY] = {"map": "", "at": {}}
@@ -150,6 +153,18 @@ class TileBoard(PiecesOnSquares, Extension):
         """The map drawn for a terminal (`width`, `height` in characters; default 80 × 44)."""
         from engine.board.tilerender import render
         return render(self, S, viewer, **size)
+
+    def render_choices(self, S, viewer, d, shown: list[str]):
+        """The map with the person's numbered choices on it, when they place a tile (the
+        free positions numbered, the tile drawn in each rotation); else None."""
+        from engine.board.tilerender import placement_offers, render
+        offers = placement_offers(self, S, viewer, d, shown)
+        return None if offers is None else render(self, S, viewer, offers=offers)
+
+    def choice_words(self, S, viewer, d, shown: list[str]) -> dict[str, dict[str, str]]:
+        """What the parameters of the choices that place a tile are, for `?`."""
+        from engine.board.tilerender import placement_words
+        return placement_words(self, S, viewer, d, shown)
 
     # ---------- squares and tiles ----------
     def cell(self, S, x, y):

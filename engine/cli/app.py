@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "engine.cli.scenarios",   # scenario
     "engine.cli.check",       # check
     "engine.cli.scores",      # scores
+    "engine.cli.doc",         # doc, schema
 ]
 
 

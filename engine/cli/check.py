@@ -15,7 +15,20 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from engine.cli.common import HouseOpt, ModeOpt, PackArg, SetOpt, decimal, err, load_game, out, parse_sets, whole
+from engine.cli.common import (
+    ClusterOpt,
+    HouseOpt,
+    ModeOpt,
+    PackArg,
+    SetOpt,
+    cluster_of,
+    decimal,
+    err,
+    load_game,
+    out,
+    parse_sets,
+    whole,
+)
 
 
 def _title(pack: str, mode: str | None, house: list[str]) -> str:
@@ -50,6 +63,7 @@ def check(
     scenario_out: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar="FILE",
         help="Where to write the reproducing scenario (default: ./horde-check-PACK.yaml).")] = None,
+    cluster: ClusterOpt = None,
 ) -> None:
     """Play many games chosen by Hypothesis, checking every law after every decision;
     shrink a failure to the smallest game and write it as a scenario."""
@@ -57,10 +71,19 @@ def check(
     from engine.check.report import failure_lines, law_lines, summary_line, write_scenario
 
     house = list(house or [])
+    ray = cluster_of(cluster)
     game = load_game(pack, mode, house, set_)
     title = _title(pack, mode, house)
     params = {k: game.params[k] for k in parse_sets(set_)}
     db = database_path(pack, mode, house, sorted(params.items()), players, max_steps)
+
+    def run(progress=None):
+        options: dict = {"players": players, "max_steps": max_steps, "time_limit": time_limit}
+        if ray is not None:  # independent runs on the workers, without the local database
+            return ray.check(game, examples=examples, seed=seed, progress=progress, **options)
+        return run_check(game, examples=examples, seed=seed, database=db, progress=progress,
+                         **options)
+
     if sys.stderr.isatty():
         columns = (TextColumn("[bold]checking[/] {task.description}"), BarColumn(),
                    MofNCompleteColumn(), TextColumn("{task.fields[note]}"), TimeElapsedColumn())
@@ -73,12 +96,9 @@ def check(
                         f"{r.steps:,} decisions")
                 bar.update(task, completed=min(r.games, examples), note=note)
 
-            result = run_check(game, players=players, examples=examples, seed=seed,
-                               max_steps=max_steps, database=db, time_limit=time_limit,
-                               progress=progress)
+            result = run(progress)
     else:
-        result = run_check(game, players=players, examples=examples, seed=seed,
-                           max_steps=max_steps, database=db, time_limit=time_limit)
+        result = run()
     console = out()
     if result.failure is None:
         console.print(Text(f"✓ {title}: no law broken in {summary_line(result)}",

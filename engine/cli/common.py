@@ -56,6 +56,22 @@ SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", metavar="NAME=VALUE", help="Override a param of the pack. Repeatable.")]
 SeedOpt = Annotated[int | None, typer.Option("--seed", "-s", parser=whole(), help="Random seed.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON to stdout instead of tables.")]
+ClusterOpt = Annotated[str | None, typer.Option(
+    "--cluster", metavar="ADDRESS",
+    help="Play on a Ray cluster: ray://HOST:10001, auto (this machine is part of one), or "
+         "local (start Ray here). Needs pip install 'horde\\[cluster]'; see docs/cluster.md.")]
+
+
+def cluster_of(address: str | None, jobs: int = 1):
+    """The Ray cluster `--cluster` names, joined (an `engine.sim.cluster.Cluster`), or
+    None without it. Joined before any game is loaded, so a wrong address fails at once."""
+    if address is None:
+        return None
+    if jobs != 1:
+        raise HordeError("--cluster and --jobs: give one of them",
+                         hint="on a cluster, Ray decides how many games run at once")
+    from engine.sim.cluster import connect
+    return connect(address.strip())
 
 
 def seats(text: str | None, bots: str | None = None) -> tuple[int | None, list[str] | None]:

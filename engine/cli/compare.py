@@ -18,7 +18,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from engine.cli.common import JsonOpt, PackArg, SetOpt, out, parse_sets
+from engine.cli.common import ClusterOpt, JsonOpt, PackArg, SetOpt, cluster_of, out, parse_sets
 from engine.cli.sim import (
     BatchSeedOpt,
     BotsOpt,
@@ -34,6 +34,7 @@ from engine.cli.sim import (
     progress_bar,
     seat_bots,
     seating,
+    warn_bots,
     wide,
 )
 from engine.errors import HordeError
@@ -91,6 +92,7 @@ def compare(
     seed: BatchSeedOpt = 0,
     jobs: JobsOpt = 1,
     force_jobs: ForceJobsOpt = False,
+    cluster: ClusterOpt = None,
     as_json: JsonOpt = False,
     csv_file: CsvOpt = None,
     plot: PlotOpt = None,
@@ -115,14 +117,17 @@ def compare(
         raise HordeError("a variant is named twice")
     check_games(games * len(names))
     count, specs = seat_bots(players, bots)
+    ray = cluster_of(cluster, jobs)
     workers = jobs_count(jobs, force_jobs)
     parsed = [parse_variant(v) for v in names]
     gameset = [load_variant(pack, v) for v in parsed]
+    for g in gameset[1:]:
+        warn_bots(g, specs, gameset[0])
     count = gameset[0].players_default if count is None else count
     batches = [Batch.of(g, count, specs, games, seed, label=v.label)
                for g, v in zip(gameset, parsed, strict=True)]
     with progress_bar(games * len(batches), "comparing") as progress:
-        results = run_batches(batches, jobs=workers, progress=progress)
+        results = run_batches(batches, jobs=workers, progress=progress, cluster=ray)
     if any(r.interrupted for r in results):
         interrupted_note(results)
     cmp = compare_results(results)

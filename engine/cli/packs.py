@@ -49,10 +49,11 @@ def diff(
         help="An overlay: a house-rule or mode file, or the name of one of the pack's "
              "house rules or modes.")],
 ) -> None:
-    """Print the effective changes an overlay makes to a pack."""
+    """Print the effective changes an overlay makes to a pack: every item added (+),
+    removed (-) or changed (~) in every list, by id, each changed field with its old and new
+    value, and the file:line where each change was written."""
+    from engine.pack.changes import changes
     from engine.pack.loader import load_tree, resolve_ref
-    from engine.pack.overlay import diff as changes
-    from engine.pack.yamlspan import plain
 
     before = load_tree(base)
     modes = resolve_ref(base).parent / "modes"
@@ -61,16 +62,16 @@ def diff(
         after = load_tree(base, mode=house)
     else:
         after = load_tree(base, house=[house])
-    lines = changes(plain(before.node), plain(after.node))
+    lines = changes(before.node, after.node)
     console = out()
     if not lines:
         console.print(f"{house}: no effective changes to {before.pack_id}")
         return
     console.print(Text(f"{house} changes {before.pack_id} in {len(lines)} place(s):",
                        style="bold"))
-    for line in lines:
-        style = "green" if line.startswith("+ ") else "red" if line.startswith("- ") else ""
-        console.print(Text(f"  {line}", style=style))
+    for change in lines:
+        style = {"+": "green", "-": "red"}.get(change.sign, "")
+        console.print(Text(f"  {change.text()}", style=style), soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

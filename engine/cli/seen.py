@@ -84,6 +84,7 @@ def explain(S, d, renderer, shown: list[str]) -> list[Text]:
     about = renderer.points.get(d.point)
     out = [Text(f"P{d.player} decides at '{d.point}'" + (f": {about}" if about else ""),
                 style="bold")]
+    known = renderer.choice_words(S, d, shown)
     for k, label in enumerate(shown, 1):
         action, args = d.bindings[label]
         if action is None:
@@ -93,10 +94,12 @@ def explain(S, d, renderer, shown: list[str]) -> list[Text]:
         card = game.cards.get(action.id)
         if card is not None and card.text and card.text != action.text:
             out.append(Text(f"        card {card.name or card.id}: {card.text}", style="dim"))
+        words = known.get(label, {})
         for name, value in args.items():
-            out.append(Text(f"        {name} = {describe_arg(S, value, d.player)}",
-                            style="dim"))
-    out.append(Text("Type a number or a label. Also: ? this help · rules · log (all of it) · "
+            what = words.get(name) or describe_arg(S, value, d.player)
+            out.append(Text(f"        {name} = {what}", style="dim"))
+    out.append(Text("Type a number or a label. Also: ? this help · u undo your last decision "
+                    "(not past a die roll or a hidden card seen) · rules · log (all of it) · "
                     "view (your screen again) · q stop", style="dim"))
     return out
 

@@ -9,8 +9,10 @@ saved, and `horde resume` goes on with it later).
 
 Before each of a person's decisions they see everything that happened since their last
 one (`engine.cli.seen`); at a prompt `?` explains the choices, `rules`, `log` and `view`
-show the pack's summary, the whole log and their screen again. A bot that thinks longer
-than THINK_AFTER seconds shows a "thinking…" line with the time it has taken.
+show the pack's summary, the whole log and their screen again, and `u` takes back their
+last decision when nothing left to chance or hidden has come out since (`engine.cli.undo`).
+A bot that thinks longer than THINK_AFTER seconds shows a "thinking…" line with the time
+it has taken.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from rich.text import Text
 
 from engine.bots import is_human
 from engine.cli.seen import Feed, explain, lines_of, rules_text
+from engine.cli.undo import WORDS as UNDO_WORDS
+from engine.cli.undo import Undo
 from engine.codec import log_seen_by
 from engine.errors import did_you_mean
 from engine.game import Game
@@ -36,6 +40,10 @@ from engine.render import Renderer
 
 class InputEnded(Exception):
     """stdin is closed, or a player typed `q`: the player has left the table."""
+
+
+class TakeBack(Exception):
+    """The person at the prompt takes back their last decision (`u`), which they may."""
 
 
 QUIT = frozenset({"q", "quit", "exit"})  # unless a pack has an action of that name
@@ -70,17 +78,22 @@ class Session:
         self.humans = [i for i, b in enumerate(self.bots) if is_human(b)]
         self.renderer = Renderer(self.game, names=self.specs)
         self.feed = Feed(self.renderer)
+        self.undo = Undo()
+        self.back = False  # a decision was just taken back
 
     def draw(self, state, viewer: int | None, news: list[Text] | None = None) -> None:
         """The board for `viewer`, with `news` (what it has not seen yet) as its log:
-        inside the board when it fits, else before the board, in full."""
+        inside the board when it fits, else before the board, in full. When `viewer` is
+        to decide, its choices are numbered as they are listed (a map may show them)."""
         self.console.print(Rule(style="dim"))
         if news is not None and len(news) > FEED_ROOM:
             self.console.print(Text("\n").join(news))
             self.console.print(Rule(style="dim"))
             news = []
         log = Text("\n").join(news) if news is not None else None
-        self.console.print(self.renderer.render(state, viewer, log=log))
+        d = state.decision()
+        shown = sorted(d.actions, key=natural) if d is not None and d.player == viewer else None
+        self.console.print(self.renderer.render(state, viewer, log=log, choices=shown))
 
     def run(self, state=None):
         """Play to the end (or until a player stops); returns the last state. With
@@ -107,12 +120,21 @@ class Session:
                     if len(self.humans) > 1 and holder != d.player:
                         self.hand_over(d.player)
                     holder = d.player
-                    self.draw(state, d.player, self.feed.take(state, d.player))
-                    label = self.ask(state, d)
+                    news = self.feed.take(state, d.player)
+                    back, self.back = self.back, False
+                    # a decision taken back: no news, but the last lines of the log again
+                    self.draw(state, d.player, None if back and not news else news)
+                    try:
+                        label = self.ask(state, d)
+                    except TakeBack:
+                        state = self.take_back(d.player)
+                        continue
                 else:
                     with Thinking(self.console, f"P{d.player} ({self.specs[d.player]})"):
                         label = bot.choose(state, d)
+                before = state.clone()
                 state.apply(label)
+                self.undo.applied(before, state, d.player if is_human(bot) else None, label)
                 if demo:
                     self.draw(state, None)
                     if self.delay > 0:
@@ -129,6 +151,18 @@ class Session:
             one = self.humans[0] if len(self.humans) == 1 else None
             since = None if one is not None else min(self.feed.seen.values(), default=0)
             self.draw(state, one, self.feed.take(state, one, since))
+        return state
+
+    def take_back(self, seat: int):
+        """The state before `seat`'s last decision, which it takes back; what everyone
+        was shown is cut back to it, so the news starts again from there."""
+        step = self.undo.take_back()
+        state = step.before
+        for who, seen in list(self.feed.seen.items()):
+            self.feed.seen[who] = min(seen, len(state.log))
+        self.feed.row[seat] = self.renderer.cells(state, seat, seat)
+        self.console.print(Text(f"P{seat} takes back {step.label}", style="yellow"))
+        self.back = True
         return state
 
     def hand_over(self, seat: int) -> None:
@@ -152,6 +186,12 @@ class Session:
             word = answer.lower()
             if word in QUIT:
                 raise InputEnded
+            if word in UNDO_WORDS:
+                why = self.undo.refusal(d.player)
+                if why is None:
+                    raise TakeBack
+                self.console.print(Text(f"can't undo: {why}", style="red"))
+                continue
             if word in HELP:
                 self.say(explain(state, d, self.renderer, shown))
             elif word == "rules":
@@ -164,7 +204,7 @@ class Session:
             elif answer:
                 hint = did_you_mean(answer, d.actions)
                 self.console.print(Text(f"'{answer}' is not a choice here; type 1-"
-                                        f"{len(d.actions)}, a label, ? for help, or q to stop"
+                                        f"{len(d.actions)}, a label, ? for help, u to undo, or q to stop"
                                         + (f" ({hint})" if hint else ""), style="red"))
 
     def choices(self, d, shown: list[str]) -> None:

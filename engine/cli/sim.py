@@ -26,11 +26,13 @@ from rich.progress import (
 from rich.text import Text
 
 from engine.cli.common import (
+    ClusterOpt,
     HouseOpt,
     JsonOpt,
     ModeOpt,
     PackArg,
     SetOpt,
+    cluster_of,
     err,
     load_game,
     out,
@@ -129,6 +131,14 @@ def finish(results) -> None:
         raise typer.Exit(130)
 
 
+def warn_bots(game, specs: list[str], base) -> None:
+    """Say (on stderr) which of `game`'s actions that `base` has not a seat's policy bot
+    never plays: its games would measure nothing of them (engine.pack.lint)."""
+    from engine.pack.lint import bot_warnings
+    for w in bot_warnings(game, specs, base):
+        err().print(Text("warning: " + w.format(), style="yellow"))
+
+
 def seat_bots(players: str | None, bots: str | None) -> tuple[int | None, list[str]]:
     """--players and --bots as the number of seats and the bots that cycle over them."""
     count, specs = seats(players, bots)
@@ -146,6 +156,7 @@ def sim(
     seed: BatchSeedOpt = 0,
     jobs: JobsOpt = 1,
     force_jobs: ForceJobsOpt = False,
+    cluster: ClusterOpt = None,
     as_json: JsonOpt = False,
     csv_file: CsvOpt = None,
     plot: PlotOpt = None,
@@ -158,11 +169,14 @@ def sim(
 
     check_games(games)
     count, specs = seat_bots(players, bots)
+    ray = cluster_of(cluster, jobs)
     workers = jobs_count(jobs, force_jobs)
     game = load_game(pack, mode, house, set_)
+    if mode or house:  # the variant's new actions that a seat's policy never plays
+        warn_bots(game, specs, load_game(pack, None, None, set_))
     with progress_bar(games) as progress:
         result = simulate(game, count, specs, games, seed, progress=progress,
-                          jobs=workers)
+                          jobs=workers, cluster=ray)
     if result.interrupted:
         interrupted_note([result])
     rep = report(result)

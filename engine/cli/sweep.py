@@ -19,7 +19,18 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.api import load
-from engine.cli.common import HouseOpt, JsonOpt, ModeOpt, PackArg, SetOpt, out, parse_sets, whole
+from engine.cli.common import (
+    ClusterOpt,
+    HouseOpt,
+    JsonOpt,
+    ModeOpt,
+    PackArg,
+    SetOpt,
+    cluster_of,
+    out,
+    parse_sets,
+    whole,
+)
 from engine.cli.sim import (
     BatchSeedOpt,
     BotsOpt,
@@ -113,6 +124,7 @@ def sweep(
     seed: BatchSeedOpt = 0,
     jobs: JobsOpt = 1,
     force_jobs: ForceJobsOpt = False,
+    cluster: ClusterOpt = None,
     target: TargetOpt = None,
     measure: MeasureOpt = None,
     as_json: JsonOpt = False,
@@ -134,6 +146,7 @@ def sweep(
     combos = combinations(ranges)
     check_games(games * len(combos))
     count, specs = seat_bots(players, bots)
+    ray = cluster_of(cluster, jobs)
     workers = jobs_count(jobs, force_jobs)
     fixed = parse_sets(set_)
     batches = []
@@ -149,7 +162,7 @@ def sweep(
                       metric_names=[str(k) for k in (batches[0].game.metrics or {})])
     parse_measure(shown, probe)  # a typo in the measure is reported before any game is played
     with progress_bar(games * len(batches), "sweeping") as progress:
-        results = run_batches(batches, jobs=workers, progress=progress)
+        results = run_batches(batches, jobs=workers, progress=progress, cluster=ray)
     if any(r.interrupted for r in results):
         interrupted_note(results)
     sw = sweep_results(ranges, combos, results, shown, goal[1] if goal else None)

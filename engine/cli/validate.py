@@ -4,7 +4,8 @@ scenario files, and report every problem at once.
 A pack is checked the way it will be played: the base pack, then the base with each of
 its modes, then with each of its house-rule examples, each compiled by `engine.load` and
 its `view:` compiled by the renderer. A problem of the base pack shows up in every one of
-those loads; it is reported once.
+those loads; it is reported once. So is a warning (engine.pack.lint): what loads but can
+never matter in play. Warnings leave the exit status 0, unless `--strict`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class Outcome:
     name: str
     summary: str
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
 
 
 def _plural(n: int, word: str) -> str:
@@ -62,6 +64,14 @@ def _load(ref, problems: list[Problem], **kw):
         return None
 
 
+def _warn(game, warned: list[Problem], overlay: Path | None = None):
+    """Add the warnings of `game` (loaded with mode or house rule `overlay`) to `warned`."""
+    from engine.pack.lint import warnings
+    if game is not None:
+        warned.extend(warnings(game, overlay))
+    return game
+
+
 def _stems(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
 
@@ -69,7 +79,8 @@ def _stems(folder: Path) -> list[Path]:
 def check_pack(pack_file: Path) -> Outcome:
     folder = pack_file.parent
     problems: list[Problem] = []
-    game = _load(pack_file, problems)
+    warned: list[Problem] = []
+    game = _warn(_load(pack_file, problems), warned)
     modes, house = _stems(folder / "modes"), _stems(folder / "house")
     if len(modes) + len(house) > MAX_OVERLAYS:
         problems.append(Problem(f"{folder}: {len(modes)} modes and {len(house)} house rules, "
@@ -77,23 +88,23 @@ def check_pack(pack_file: Path) -> Outcome:
         modes = modes[:MAX_OVERLAYS]
         house = house[:MAX_OVERLAYS - len(modes)]
     for m in modes:
-        _load(pack_file, problems, mode=m.stem)
+        _warn(_load(pack_file, problems, mode=m.stem), warned, m)
     for h in house:
-        _load(pack_file, problems, house=[h])
+        _warn(_load(pack_file, problems, house=[h]), warned, h)
     parts = ["base"]
     if modes:
         parts.append(_plural(len(modes), "mode"))
     if house:
         parts.append(_plural(len(house), "house rule"))
     name = game.pack_id if game is not None else folder.name
-    return Outcome(name, ", ".join(parts), _unique(problems))
+    return Outcome(name, ", ".join(parts), _unique(problems), _unique(warned))
 
 
 def check_scenarios(path: Path, nodes) -> Outcome:
     """Schema, pack and what the pack must have (engine.scenario_spec) of every scenario in a
     file, without running them."""
     from engine.pack.yamlspan import plain
-    from engine.scenario import load_file
+    from engine.scenario import load_file, pack_ref
     from engine.scenario_spec import read
     problems: list[Problem] = []
     try:
@@ -103,8 +114,12 @@ def check_scenarios(path: Path, nodes) -> Outcome:
     for node in nodes:
         spec = plain(node)
         house = [str((path.parent / h).resolve()) for h in spec.get("house", [])]
-        game = _load(spec["pack"], problems, mode=spec.get("mode"),
+        found: list[Problem] = []  # resolved as `horde scenario` does: next to the file
+        game = _load(pack_ref(spec["pack"], path.parent), found, mode=spec.get("mode"),
                      params=spec.get("params") or {}, house=house)
+        where = node.value["pack"].span  # what the load cannot place is the scenario's
+        problems.extend(p if p.span is not None else Problem(p.message, where, p.hint)
+                        for p in found)
         if game is None:
             continue
         try:  # its snippets, dice, faces, actions, points and turn words
@@ -127,10 +142,11 @@ def check_file(path: Path) -> Outcome:
     if isinstance(value, dict) and "pack" in value and path.name == "pack.yaml":
         return check_pack(path)
     problems: list[Problem] = []
-    game = _load(path, problems)
+    warned: list[Problem] = []
     kind = "overlay" if isinstance(value, dict) and "extends" in value else "pack"
+    game = _warn(_load(path, problems), warned, path if kind == "overlay" else None)
     return Outcome(game.pack_id if game and kind == "pack" else str(path), kind,
-                   _unique(problems))
+                   _unique(problems), _unique(warned))
 
 
 def check_target(arg: str) -> list[Outcome]:
@@ -163,13 +179,20 @@ def validate(
         metavar="PATH_OR_PACK...",
         help="Pack ids, pack folders, pack/overlay YAML files, scenario files or folders.")],
     as_json: JsonOpt = False,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Warnings are problems: exit 1 when there is one.")] = False,
 ) -> None:
     """Check packs (base, every mode, every house rule), overlays and scenario files."""
     outcomes = [o for t in targets for o in check_target(t)]
+    if strict:
+        for o in outcomes:
+            o.problems, o.warnings = o.problems + o.warnings, []
     problems = [p for o in outcomes for p in o.problems]
+    warned = [w for o in outcomes for w in o.warnings]
     console = out()
     if as_json:
         report = {"valid": not problems, "problems": [_problem_dict(p) for p in problems],
+                  "warnings": [_problem_dict(w) for w in warned],
                   "checked": [{"name": o.name, "summary": o.summary, "valid": not o.problems}
                               for o in outcomes]}
         console.file.write(json.dumps(report, indent=1) + "\n")
@@ -181,7 +204,11 @@ def validate(
                 for p in o.problems:
                     console.print(Text(p.format()))
             else:
-                console.print(Text(f"✓ {o.name} ({o.summary})", style="green"))
+                console.print(Text(f"✓ {o.name} ({o.summary})"
+                                   + (f": {_plural(len(o.warnings), 'warning')}" if o.warnings else ""),
+                                   style="green"))
+            for w in o.warnings:
+                console.print(Text("warning: " + w.format(), style="yellow"))
     if problems:
         raise typer.Exit(1)
 

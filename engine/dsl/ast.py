@@ -65,6 +65,15 @@ class Neg(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class IfExp(Node):
+    """`then if cond else orelse`."""
+
+    then: Node
+    cond: Node
+    orelse: Node
+
+
+@dataclass(frozen=True, slots=True)
 class ListLit(Node):
     items: tuple[Node, ...]
 

@@ -27,7 +27,9 @@ from engine.errors import RuleRuntimeError
 class Builtin:
     name: str
     fn: Callable
-    args: tuple[str, ...]  # kinds: any int bool str player ent zone die list card kind; '?' = optional
+    # kinds: any int bool str player ent zone die list, or a kind of name (engine.dsl.names:
+    # card tag icon action, a text checked at load); '?' = optional
+    args: tuple[str, ...]
     returns: str
     effect: bool
     varargs: bool
@@ -254,7 +256,7 @@ def _find(S, z, card):
     return None
 
 
-@_core("tagged", "any str", "bool", reads=_ARGS)
+@_core("tagged", "any tag", "bool", reads=_ARGS)
 def _tagged(S, e, tag):
     """True when the entity's card or kind carries the tag."""
     return e is not None and tag in S.game.tag_sets[S.ents[e.i]["id"]]
@@ -334,7 +336,7 @@ def _roll(S, die, n=None):
     return S.roll_dice(die, n)
 
 
-@_core("icons", "list str", "int", reads=_ARGS)
+@_core("icons", "list icon", "int", reads=_ARGS)
 def _icons(S, faces, icon):
     """How many of `icon` a list of faces shows (a face with `{hit: 2}` counts 2)."""
     total = 0
@@ -463,7 +465,7 @@ def _turn_count(S):
     return S.turns
 
 
-@_core("can", "str", "bool")
+@_core("can", "action", "bool")
 def _can(S, label):
     """True when the pending decision offers an action with this label (or this action id)."""
     d = S.decision()

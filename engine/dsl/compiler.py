@@ -21,7 +21,7 @@ import re
 import string
 from dataclasses import dataclass
 
-from engine.dsl import ast, compiled, procs, pysource, runtime
+from engine.dsl import ast, compiled, names, procs, pysource, runtime
 from engine.dsl.builtins import BUILTINS
 from engine.dsl.compiled import Compiled
 from engine.dsl.compiled import error_pos as error_pos  # (where they were first)
@@ -104,6 +104,9 @@ class _Emitter:
         self.zones_named: set[str] = set()
         self.params_named: set[str] = set()
         self.untyped = False  # the last attr_place was on a variable of unknown type
+        self.obj_type = "any"  # the type of the object of the last attr_place's field
+        # the `emit(...)` calls: (event name, or None when not a literal; field names; pos)
+        self.emits: list[tuple[str | None, tuple[str, ...], ast.Pos]] = []
 
     # -- problems --
     def fail(self, node: ast.Node, msg: str, hint: str | None = None) -> None:
@@ -223,6 +226,8 @@ class _Emitter:
         place = self.attr_place(tgt, writing=True)
         if place is None:
             return
+        if op == "=":
+            self.check_write(st, place, tgt.name, vt)
         self.facts.writes.add(tgt.name)
         if isinstance(place, _GenericField):
             obj = str(place)
@@ -253,6 +258,18 @@ class _Emitter:
                 helper = self.checked(op[0], self.place_type(place, tgt.name), vt)
             self.emit_line(indent, f"{place} = {helper}({place}, {value})" if helper else
                            f"{place} {op} {value}", st.pos)
+
+    def check_write(self, st: ast.Assign, place: str, name: str, vt: str) -> None:
+        """A value of a known type into a field whose type is known, and another (a text
+        into a number): a load-time error, where the game would go wrong only later."""
+        if isinstance(place, _GenericField):  # an entity's field, or a value's of unknown type
+            entity = self.obj_type == "ent" or name not in self.env.player_fields
+            ft = self.env.ent_types.get(name, "any") if entity else "any"
+        else:
+            ft = self.place_type(place, name)
+        if _family(ft) and _family(vt) and _family(ft) != _family(vt):
+            self.fail(st, f"'{name}' holds {_A.get(ft, 'a list')}: it cannot be set to {_A.get(vt, 'a list')}",
+                      "str(x) is x as a text" if ft == "str" else None)
 
     def entity_write(self, obj: str, name: str, value: str, player: str | None, indent: int,
                      pos: ast.Pos) -> None:
@@ -368,6 +385,7 @@ class _Emitter:
             if self.env.zones[n]:
                 self.fail(e, f"'{n}' is a zone of each player: write p.{n} (for example me.{n})")
             self.zones_named.add(n)
+            self.env.zones_read.add(n)
             self.facts.use(pyname("_zr_", n))
             return f"{pyname('_zr_', n)}[-1]", "zone"
         if n in NAMESPACES:
@@ -387,6 +405,7 @@ class _Emitter:
         if isinstance(e.obj, ast.Name) and e.obj.id in NAMESPACES and e.obj.id not in self.locals:
             ns = e.obj.id
             if ns == "params":
+                self.env.params_read.add(name)
                 if writing:
                     self.fail(e, "params are fixed for a game; store changing values in turn.* or game.*")
                 if name not in self.env.params:
@@ -433,7 +452,10 @@ class _Emitter:
         if t in ("int", "bool", "str", "none"):
             self.fail(e, f"a {t} has no field '{name}'")
             return None
+        if name in self.env.zones:  # a player's zone, read through a value of unknown type
+            self.env.zones_read.add(name)
         self.untyped = t == "any" and _VARIABLE.fullmatch(obj) is not None
+        self.obj_type = t
         if writing:
             return _GenericField(obj)
         slow = self.get_call(obj, name)
@@ -464,6 +486,7 @@ class _Emitter:
             return None
         if name in self.env.zones and self.env.zones[name]:
             self.zones_named.add(name)
+            self.env.zones_read.add(name)
             self.facts.use(pyname("_zr_", name))
             return f"{pyname('_zr_', name)}[{seat}]"
         if name == "seat":
@@ -512,6 +535,12 @@ class _Emitter:
             if self.pure and name not in self.env.pure_procs:
                 self.fail(e, f"procedure '{name}' may change the game; it cannot be used here")
             params = self.env.effect_procs[name]
+            typed = self.env.proc_kinds.get(name)
+            if typed:
+                given = [*zip(params, e.args, strict=False), *e.kwargs]
+                for p, a in given:
+                    if p in typed:
+                        self.check_names(name, typed[p], a)
             pairs = self.bind_pairs(e, name, params, e.args, e.kwargs)
             if [p for p, _ in pairs] == params:  # arguments in parameter order: a direct call
                 self.facts.procs.add(name)
@@ -546,6 +575,10 @@ class _Emitter:
             types.append(t)
         if e.kwargs:
             parts.append(self.keywords(e, name, b))
+        if name == "emit" and e.args:
+            first = e.args[0]
+            event = first.value if isinstance(first, ast.Const) and isinstance(first.value, str) else None
+            self.emits.append((event, tuple(k for k, _ in e.kwargs), e.pos))
         self.facts.builtins.add(name)
         self.facts.effects |= b.effect
         if name == "log" and not e.kwargs and name not in self.env.words:
@@ -602,11 +635,25 @@ class _Emitter:
             return ", ".join(f"{k}={code}" for k, code in pairs)
         return "**{" + ", ".join(f"{k!r}: {code}" for k, code in pairs) + "}"
 
+    def check_names(self, fname: str, kind: str, a: ast.Node) -> None:
+        """Each literal text argument `a` gives names a thing of `kind` (engine.dsl.names)."""
+        known = self.env.cards if kind == "card" else self.env.names.get(kind)
+        if known is None:  # not a kind of name this pack's build said what it holds
+            return
+        for lit in names.literals(a):
+            text = lit.value
+            assert isinstance(text, str)
+            if kind == "action":  # a decision's label names its action first: 'move(to=1,2)'
+                text = text.split("(", 1)[0]
+            if text not in known:
+                hint = did_you_mean(text, known)
+                if hint is None and len(known) <= 12:
+                    hint = f"this pack's: {', '.join(sorted(known)) or 'none'}"
+                self.fail(lit, f"'{fname}': no {names.NAME_KINDS[kind]} '{text}'", hint)
+
     def check_arg(self, fname: str, kind: str, a: ast.Node, t: str) -> None:
-        if kind == "card" and isinstance(a, ast.Const) and isinstance(a.value, str):
-            if a.value not in self.env.cards:
-                self.fail(a, f"'{fname}': no card or piece kind '{a.value}'",
-                          did_you_mean(a.value, self.env.cards))
+        if kind in names.NAME_KINDS:
+            self.check_names(fname, kind, a)
         elif kind in ("die", "zone", "player", "ent") and t not in ("any", kind, "none"):
             self.fail(a, f"'{fname}' expects a {kind} here, got a {t}")
         elif kind in _NOT_OF_KIND and (t in _NOT_OF_KIND[kind] or kind != "list" and t.startswith("list")):
@@ -642,6 +689,13 @@ class _Emitter:
         if helper:
             return f"{helper}({left}, {right})", t
         return f"({left} {py_op} {right})", t
+
+    def x_IfExp(self, e: ast.IfExp):
+        cond, _ = self.expr(e.cond)
+        then, tt = self.expr(e.then)
+        orelse, ot = self.expr(e.orelse)
+        # of a type known only when both are of it: a value that may be none is not an int
+        return f"({then} if {cond} else {orelse})", tt if tt == ot else "any"
 
     def x_Not(self, e: ast.Not):
         code, _ = self.expr(e.operand)
@@ -684,6 +738,17 @@ _KNOWN = (*_NUMBERS, "str", "none", *_SCALARS)
 # remainder of values not known to be numbers (two texts or lists joined, a text formatted)
 _CHECKED_OPS = {"*": "_mul", "+": "_add", "%": "_mod"}
 _VALUE_TYPES = {bool: "bool", int: "int", str: "str"}
+
+
+def _family(t: str) -> str | None:
+    """What a field of type `t` holds, for the check of writes: numbers (true/false count
+    as 1/0), texts, lists, players, entities, zones; None for what is not known, or none
+    (which a field of any type may be set to)."""
+    if t in _NUMBERS:
+        return "number"
+    if t.startswith("list"):
+        return "list"
+    return t if t in ("str", *_SCALARS) else None
 
 
 def _checked(op: str, lt: str, rt: str) -> str | None:
@@ -801,7 +866,7 @@ def compile_snippet(tree: ast.Node, env: Env, scope: dict[str, str], *, expr: bo
     fn = namespace["_snippet"]
     facts = em.facts.freeze(makes_list=expr and isinstance(tree, ast.ListLit | ast.Comprehension))
     return Compiled(fn, t, source, lines, uses=tuple(sorted(em.used_outer)), body=em.lines,
-                    body_lines=dict(em.line_pos), facts=facts, tree=tree), []
+                    body_lines=dict(em.line_pos), facts=facts, tree=tree, emits=tuple(em.emits)), []
 
 
 def names_of(em: _Emitter) -> dict:

@@ -25,6 +25,17 @@ class Env:
     pure_procs: set[str] = field(default_factory=set)  # effect procs usable in conditions
     consts: dict[str, tuple[Any, str]] = field(default_factory=dict)  # name -> (value, type)
     words: dict[str, Any] = field(default_factory=dict)  # builtin name -> the pack's own fn(S, ...)
+    # typed names (engine.dsl.names): name kind -> the names it may be ('card' is `cards`);
+    # procedure -> {parameter: name kind}; entity field -> the one type its values have
+    names: dict[str, set[str]] = field(default_factory=dict)
+    proc_kinds: dict[str, dict[str, str]] = field(default_factory=dict)
+    ent_types: dict[str, str] = field(default_factory=dict)
+    # what the pack's snippets read, for `horde validate`'s warnings (engine.pack.lint)
+    params_read: set[str] = field(default_factory=set)
+    param_spans: dict[str, Any] = field(default_factory=dict)  # where each is declared
+    zones_read: set[str] = field(default_factory=set)
+    # the pack's `emit(...)` calls: (event name, or None when worked out in play; Span; fields)
+    emits: list[tuple[str | None, Any, tuple[str, ...]]] = field(default_factory=list)
 
 
 def type_of_value(v: Any) -> str:

@@ -27,7 +27,7 @@ from engine.dsl import ast
 # `engine.dsl.parser` uses the reader only while the grammar is this one; after an edit
 # everything goes to Lark (correct, only slower) until the reader is brought in line and
 # this digest updated, which tests/dsl/test_fastparse.py asks for.
-GRAMMAR_SHA256 = "21ee2d665983010874965cf36d13a4d81ac16fe1ae72c7c921d7266ceceee96e"
+GRAMMAR_SHA256 = "d1d2acc7ed2e37454bd73ee639764d4580029d7eb71f0702fa424008df070721"
 
 _KEYWORDS = frozenset({"and", "or", "not", "in", "if", "elif", "else", "for", "repeat", "pass",
                        "call", "true", "false", "none"})
@@ -172,13 +172,13 @@ class _Reader:
             pos = self.take("for")[2]
             var = self.name()
             self.take("in")
-            source = self.expr()[0]
+            source = self.value()[0]
             self.take(":")
             out.append(ast.For(pos, var, source, self.suite()))
             return pos
         if kind == "repeat":
             pos = self.take("repeat")[2]
-            count = self.expr()[0]
+            count = self.value()[0]
             self.take(":")
             out.append(ast.Repeat(pos, count, self.suite()))
             return pos
@@ -190,7 +190,7 @@ class _Reader:
         pos = self.take("if")[2]
         branches = []
         while True:
-            cond = self.expr()[0]
+            cond = self.value()[0]
             self.take(":")
             branches.append((cond, self.suite()))
             if self.kind() != "elif":
@@ -237,14 +237,14 @@ class _Reader:
             args, kwargs = self.arguments()
             out.append(ast.CallFlow(pos, proc, args, kwargs))
             return pos
-        node, start = self.expr()
+        node, start = self.value()
         op = self.kind()
         if op == "=" or op in _AUGOPS:
             # A target is a name, `x.name` or `x[i]`, never a whole in brackets.
             if not isinstance(node, (ast.Name, ast.Attr, ast.Index)) or node.pos != start:
                 raise _GiveUp
             self.i += 1
-            out.append(ast.Assign(start, node, op, self.expr()[0]))
+            out.append(ast.Assign(start, node, op, self.value()[0]))
         else:
             out.append(ast.ExprStmt(start, node))
         return start
@@ -257,9 +257,9 @@ class _Reader:
             if self.kind() == "NAME" and self.toks[self.i + 1][0] == "=":
                 key = self.name()
                 self.i += 1
-                kwargs.append((key, self.expr()[0]))
+                kwargs.append((key, self.value()[0]))
             else:
-                args.append(self.expr()[0])
+                args.append(self.value()[0])
             if self.kind() != ",":
                 break
             self.i += 1
@@ -267,6 +267,18 @@ class _Reader:
         return tuple(args), tuple(kwargs)
 
     # -- expressions --
+    def value(self):
+        """The grammar's `expr`: an `or` expression, or a conditional `a if c else b`
+        (whose last part may be another); a comprehension's source and filter are `or`
+        expressions (`expr`), so their `if` is the filter's."""
+        node, start = self.expr()
+        if self.kind() != "if":
+            return node, start
+        self.i += 1
+        cond = self.expr()[0]
+        self.take("else")
+        return ast.IfExp(start, node, cond, self.value()[0]), start
+
     def expr(self, least: int = 1):
         """An expression of operators that bind at least as tightly as `least` (see
         _LEVELS), by precedence climbing. The grammar's rules become the `cap` on what may
@@ -312,7 +324,7 @@ class _Reader:
                 node = ast.Attr(start, node, self.name())
             elif kind == "[":
                 self.i += 1
-                node = ast.Index(start, node, self.expr()[0])
+                node = ast.Index(start, node, self.value()[0])
                 self.take("]")
             else:
                 return node, start
@@ -333,7 +345,7 @@ class _Reader:
         if kind in _CONSTS:
             return ast.Const(pos, _CONSTS[kind]), pos
         if kind == "(":
-            node = self.expr()[0]
+            node = self.value()[0]
             self.take(")")
             return node, pos
         if kind == "[":
@@ -344,7 +356,7 @@ class _Reader:
         """After '[': a list or a comprehension."""
         items: list = []
         if self.kind() != "]":
-            items.append(self.expr()[0])
+            items.append(self.value()[0])
             if self.kind() == "for":
                 self.i += 1
                 var = self.name()
@@ -360,7 +372,7 @@ class _Reader:
                 self.i += 1
                 if self.kind() == "]":
                     break
-                items.append(self.expr()[0])
+                items.append(self.value()[0])
         self.take("]")
         return ast.ListLit(pos, tuple(items))
 
@@ -396,6 +408,8 @@ def _height(node) -> int:
         return 1 + _height(node.obj)
     if isinstance(node, ast.Index):
         return 1 + max(_height(node.obj), _height(node.index))
+    if isinstance(node, ast.IfExp):
+        return 1 + max(_height(node.then), _height(node.cond), _height(node.orelse))
     if isinstance(node, (ast.Not, ast.Neg)):
         return 1 + _height(node.operand)
     if isinstance(node, (ast.Call, ast.CallFlow)):

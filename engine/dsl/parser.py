@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from lark.exceptions import UnexpectedInput
 
 MAX_NESTING = 60  # the transformer recurses; deeper trees are refused before it runs
+EQUALS_HINT = "did you mean '=='? '=' sets a value, '==' compares two"
 
 
 @functools.cache
@@ -90,6 +91,7 @@ def _fail(exc: UnexpectedInput, text: str) -> DSLSyntaxError:
 
     line = getattr(exc, "line", 1) or 1
     col = getattr(exc, "column", 1) or 1
+    hint = None
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         if tok.type == "$END":
@@ -103,6 +105,8 @@ def _fail(exc: UnexpectedInput, text: str) -> DSLSyntaxError:
         else:
             what = f"unexpected {tok.value!r}"
         msg = what + _expected(exc)
+        if tok.type == "EQUAL":  # `if x = 1:`, `[p for p in players if p.out = true]`
+            hint = EQUALS_HINT
     elif isinstance(exc, UnexpectedCharacters):
         msg = f"unexpected character {exc.char!r}"
         if exc.char.isdigit():  # another script's digit, which Python's int() would read
@@ -111,7 +115,7 @@ def _fail(exc: UnexpectedInput, text: str) -> DSLSyntaxError:
         msg = "unexpected end of text" + _expected(exc)
     else:
         msg = str(exc).split("\n")[0]
-    err = DSLSyntaxError(msg)
+    err = DSLSyntaxError(msg, hint=hint)
     err.pos = (line, col)  # type: ignore[attr-defined]
     return err
 
@@ -236,6 +240,9 @@ class _ToAst:
     def compare(self, meta, c):
         return ast.BinOp(_pos(meta), str(c[1]), c[0], c[2])
 
+    def cond_expr(self, meta, c):
+        return ast.IfExp(_pos(meta), c[0], c[1], c[2])
+
     def not_op(self, meta, c):
         return ast.Not(_pos(meta), c[0])
 
@@ -334,6 +341,12 @@ def parse_expr(text: str) -> ast.Node:
     """One expression (a condition, a domain, a value)."""
     prog = parse_program(text.strip())
     if len(prog.body) != 1 or not isinstance(prog.body[0], ast.ExprStmt):
+        first = prog.body[0] if prog.body else None
+        if isinstance(first, ast.Assign) and first.op == "=":
+            err = DSLSyntaxError("'=' sets a value; a condition or a value cannot set one",
+                                 hint=EQUALS_HINT)
+            err.pos = first.pos  # type: ignore[attr-defined]
+            raise err
         err = DSLSyntaxError("expected one expression here, not statements")
         err.pos = prog.body[0].pos if prog.body else (1, 1)  # type: ignore[attr-defined]
         raise err

@@ -12,6 +12,7 @@ from engine.dsl import footprint
 from engine.dsl.compiler import Compiled, error_pos, runtime_message
 from engine.errors import HordeError, RuleRuntimeError, Span
 from engine.flow.nodes import FOR_EACH
+from engine.pack.events import ROUNDS, point_event
 
 # what a failing snippet may raise: each becomes a RuleRuntimeError at the snippet's place
 CATCH = (HordeError, ArithmeticError, LookupError, TypeError, AttributeError, ValueError,
@@ -184,3 +185,29 @@ def start_turn(S, player) -> None:
     if "turn_start" in g.triggers:
         S.emit("turn_start", {"player": player})
         after_effect(S)
+
+
+def listens_turn_over(g) -> bool:
+    """Whether a trigger of `g` listens to what `turn_over` announces: the flow's code
+    calls it only then (engine.pack.events)."""
+    return "turn_end" in g.triggers or "round_end" in g.triggers and ROUNDS in g.turn_names
+
+
+def turn_over(S, player) -> None:
+    """The turn of `player` is over: `turn_end`, then `round_end` when it was the last turn
+    of a round (the pack's `turn_names` say how many turns a round is), and their triggers."""
+    g = S.game
+    if "turn_end" in g.triggers:
+        S.emit("turn_end", {"player": player})
+    if "round_end" in g.triggers and ROUNDS in g.turn_names:
+        n = evaluate(S, g.turn_names[ROUNDS], NO_LOCALS)
+        if isinstance(n, int) and n > 0 and S.turns % n == 0:
+            S.emit("round_end", {"round": S.turns // n})
+    after_effect(S)
+
+
+def reach_point(S, point: str) -> None:
+    """The flow reaches ask or window `point`: its event and the triggers on it (called
+    only when some trigger listens, engine.flow.steppers)."""
+    S.emit(point_event(point), {"point": point, "player": S.players[S.cur]})
+    after_effect(S)

@@ -32,16 +32,20 @@ from engine.flow.effects import (
     after_effect,
     evaluate,
     flow_locals,
+    listens_turn_over,
     locals_for,
     located,
     may_end,
     push,
     push_proc,
+    reach_point,
     run_effect,
     start_turn,
+    turn_over,
 )
 from engine.flow.labels import legal_bindings, needs_locals
 from engine.flow.nodes import ASK, CALL, DO, FOR_EACH, IF, REPEAT, SEQ, WINDOW
+from engine.pack.events import point_event
 
 # a call runs its procedure's body in place only while the stack is this shallow; deeper
 # (a procedure that calls itself), the interpreter's loop runs it, and Python's stack stays small
@@ -213,7 +217,15 @@ def frame_of(game, nid: int, names) -> int | None:
 
 def _child(game, nid: int, cid: int, child, ns: dict, fr: str) -> list[str]:
     """The code that runs child `cid` of sequence `nid` in place, the sequence's frame in
-    variable `fr`; it returns when the interpreter must go on."""
+    variable `fr`; it returns when the interpreter must go on. An ask or a window a trigger
+    listens to (`point:<name>`) is announced first; one nobody listens to costs nothing."""
+    if child.kind in (ASK, WINDOW) and point_event(child.point) in game.triggers:
+        ns["reach_point"] = reach_point
+        return [f"reach_point(S, {child.point!r})", *_back(fr), *_run_child(game, nid, cid, child, ns, fr)]
+    return _run_child(game, nid, cid, child, ns, fr)
+
+
+def _run_child(game, nid: int, cid: int, child, ns: dict, fr: str) -> list[str]:
     if child.kind == DO:
         fx = child.fx
         ns[f"_fx{cid}"] = fx
@@ -340,13 +352,23 @@ def _make_for_each(game, nid: int):
              f"                values = fr[3] = _list(_domfn(S, {_locals(game, nid, node.domain)}))",
              "            except CATCH as exc:",
              "                raise located(exc, _dom) from None",
-             "        k = fr[1]",
-             "        if k >= len(values):",
-             "            stack.pop()",
-             "            return",
-             "        v = values[k]",
-             "        fr[1] = k + 1",
-             f"        fr[2] = {{{node.var!r}: v}}"]
+             "        k = fr[1]"]
+    if node.turn and listens_turn_over(game):
+        # back with the body done: the turn of the value before is over (once: fr[2] is
+        # cleared until the next value's turn starts)
+        ns["turn_over"] = turn_over
+        lines += ["        if k and fr[2] is not None:",
+                  f"            done = fr[2][{node.var!r}]",
+                  "            fr[2] = None",
+                  "            turn_over(S, done)",
+                  "            if S.over or not stack or stack[-1] is not fr:",
+                  "                return"]
+    lines += ["        if k >= len(values):",
+              "            stack.pop()",
+              "            return",
+              "        v = values[k]",
+              "        fr[1] = k + 1",
+              f"        fr[2] = {{{node.var!r}: v}}"]
     if node.turn:
         ns["start_turn"] = start_turn
         lines += ["        start_turn(S, v)",

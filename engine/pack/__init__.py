@@ -5,8 +5,9 @@ one merged tree of `Node`s, every value knowing its `file:line:col`, or raises o
 `PackError` listing everything wrong. Semantic checks and compilation come after this.
 """
 
+from engine.pack.changes import diff
 from engine.pack.loader import LoadedTree, PackInfo, list_packs, load_tree, resolve_ref
-from engine.pack.overlay import diff, merge
+from engine.pack.overlay import merge
 from engine.pack.schema import validate, validate_scenario
 from engine.pack.yamlspan import Node, compose_file, compose_text, node_at, plain
 

@@ -12,7 +12,8 @@ import re
 from typing import Any
 
 from engine import extensions as ext_mod
-from engine.dsl import ast
+from engine.dsl import ast, names
+from engine.dsl.builtins import BUILTINS
 from engine.dsl.compiler import Compiled, compile_snippet
 from engine.dsl.env import Env, type_of_value
 from engine.dsl.parser import parse_expr, parse_program
@@ -21,6 +22,7 @@ from engine.errors import DSLSyntaxError, PackError, Problem, Span, did_you_mean
 from engine.flow.nodes import ActionDef, EndDef, PolicyDef, PolicyRule, TriggerDef
 from engine.game import Game
 from engine.model import CardDef, FieldDef, Invariant, ZoneDef, pack_hash
+from engine.pack import events
 from engine.pack.flowbuild import FlowBuilder
 from engine.pack.yamlspan import plain
 
@@ -53,13 +55,15 @@ def _names(tree) -> set[str]:
 
 class Builder:
     def __init__(self, tree, *, params: dict | None = None, mode: str | None = None,
-                 files: list[str] | None = None, house: list[str] | None = None):
+                 files: list[str] | None = None, house: list[str] | None = None,
+                 sources=None):
         self.tree = tree
         self.raw: dict = plain(tree)
         self.overrides = dict(params or {})
         self.mode = mode
         self.files = files or []
         self.house = house or []
+        self.sources = sources
         self.problems: list[Problem] = []
         self.env = Env()
 
@@ -126,7 +130,8 @@ class Builder:
         try:
             tree = parse_expr(src) if expr else parse_program(src)
         except DSLSyntaxError as exc:
-            self.problems.append(Problem(exc.problem.message, locate(getattr(exc, "pos", None))))
+            self.problems.append(Problem(exc.problem.message, locate(getattr(exc, "pos", None)),
+                                         exc.problem.hint))
             return None
         label = ".".join(str(p) for p in path)
         c, probs = compile_snippet(tree, self.env, scope or {}, expr=expr,
@@ -135,13 +140,93 @@ class Builder:
             self.problems.append(Problem(p.message, locate(p.pos), p.hint))
         if c is not None:
             c.locate = locate
+            for event, fields, pos in c.emits:
+                self.env.emits.append((event, locate(pos), fields))
         return c
+
+    def whole(self, path: tuple, value: Any, default: int | None, most: int) -> int | None:
+        """A count of the pack (a card's copies, a zone's capacity) written as a number or
+        as an expression of params (`count: params.flares`), worked out once, at load."""
+        if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+            return default if value is None else value
+        c = self.compile(path, expr=True)
+        try:
+            got = c.fn(None, {}) if c is not None else None
+        except Exception:  # it reads the game's state, which does not exist yet
+            got = None
+        if isinstance(got, int) and not isinstance(got, bool) and 0 <= got <= most:
+            return got
+        if c is not None:
+            self.fail(f"expected a whole number 0..{most}, or an expression of params that "
+                      f"gives one (got {got!r})", *path)
+        return default
+
+    def typed_names(self, dice: dict, cards: dict, kinds: dict, procs: dict) -> None:
+        """What the names of each kind may be (engine.dsl.names), the one type of each field
+        of cards and kinds (when their values agree), and the kinds of the procedures'
+        parameters, for the compiler's checks of literal names and field writes."""
+        env = self.env
+        env.names["tag"] = {t for c in [*cards.values(), *kinds.values()] for t in c.tags}
+        env.names["icon"] = {i for faces in dice.values() for f in faces if isinstance(f, Face)
+                             for i in f.icons}
+        env.names["action"] = {a["id"] for a in self.raw.get("actions") or [] if isinstance(a, dict)} | {"pass"}
+        seen: dict[str, set[str]] = {}
+        for c in [*cards.values(), *kinds.values()]:
+            for name, v in c.fields.items():
+                seen.setdefault(name, set()).add(type_of_value(v))
+        env.ent_types = {n: ts.pop() for n, ts in seen.items() if len(ts) == 1 and "any" not in ts}
+        trees = {}
+        for name, spec in procs.items():
+            if name in env.flow_procs:
+                continue
+            src = spec.get("value", spec.get("do"))
+            try:
+                tree = parse_expr(src) if "value" in spec else parse_program(src)
+            except (DSLSyntaxError, TypeError, AttributeError):  # said when it is compiled
+                continue
+            trees[name] = (list(spec.get("params", [])), tree)
+        env.proc_kinds = names.param_kinds(trees, BUILTINS)
+
+    def check_triggers(self, nodes, extensions: dict) -> None:
+        """A trigger on an event that nothing announces would never run: an error, unless
+        the pack emits an event whose name it works out in play (`emit(x)`)."""
+        if events.dynamic_emit(self.env) is not None:
+            return
+        known = events.emitters_of(nodes, self.env, extensions, self.raw.get("turn_names") or {})
+        for k, t in enumerate(self.raw.get("triggers") or []):
+            on = t.get("on")
+            if isinstance(on, str) and on not in known:
+                self.fail(f"trigger on '{on}': no event of that name is emitted", "triggers", k, "on",
+                          hint=did_you_mean(on, known) or "the engine announces "
+                          f"{', '.join(n for n in events.ENGINE_EVENTS)} (docs/events.md); "
+                          "a pack announces its own with emit('name')")
+            elif isinstance(on, str):
+                self.check_event_fields(k, t, on, {f for src in known[on] for f in src.fields})
+
+    def check_event_fields(self, k: int, trigger: dict, on: str, fields: set[str]) -> None:
+        """`event.x` in a trigger reads a field its event has, wherever it is emitted."""
+        for key in ("if", "do"):
+            text = trigger.get(key)
+            if not isinstance(text, str):
+                continue
+            try:
+                tree = parse_expr(text) if key == "if" else parse_program(text)
+            except DSLSyntaxError:
+                continue  # said where it is compiled
+            locate = locator(self.node("triggers", k, key))
+            for node, _ in ast.walk(tree):
+                if isinstance(node, ast.Attr) and isinstance(node.obj, ast.Name) and \
+                        node.obj.id == "event" and node.name not in fields:
+                    self.problems.append(Problem(
+                        f"event '{on}' has no field '{node.name}'", locate(node.pos),
+                        did_you_mean(node.name, fields) or f"its fields: {', '.join(sorted(fields)) or 'none'}"))
 
     # ---------- sections ----------
     def build_params(self) -> dict:
         out: dict = {}
         for name, spec in (self.raw.get("params") or {}).items():
             out[name] = spec["default"] if isinstance(spec, dict) else spec
+            self.env.param_spans[name] = self.node("params", name).span
         for name, value in self.overrides.items():
             if name not in out:
                 self.fail(f"unknown param '{name}'", "params",
@@ -207,8 +292,9 @@ class Builder:
         zones = {}
         for name, spec in (self.raw.get("zones") or {}).items():
             spec = spec or {}
+            capacity = self.whole(("zones", name, "capacity"), spec.get("capacity"), None, MAX_CARDS)
             zones[name] = ZoneDef(name, spec.get("per") == "player", bool(spec.get("shuffle")),
-                                  spec.get("capacity"), spec.get("visible", "all"), spec.get("refill"))
+                                  capacity, spec.get("visible", "all"), spec.get("refill"))
         for name, z in zones.items():
             if z.refill is not None and z.refill not in zones:
                 self.fail(f"zone '{name}' refills from unknown zone '{z.refill}'", "zones", name,
@@ -225,7 +311,8 @@ class Builder:
                 z = c.get(key)
                 if z is not None and z not in zones:
                     self.fail(f"{cid}: unknown zone '{z}'", section, k, key, hint=did_you_mean(z, zones))
-            out[cid] = CardDef(cid, int(c.get("count", 1)), c.get("zone"), c.get("discard"),
+            count = self.whole((section, k, "count"), c.get("count"), 1, 1000)
+            out[cid] = CardDef(cid, count, c.get("zone"), c.get("discard"),
                                frozenset(c.get("tags", [])), dict(c.get("fields") or {}),
                                c.get("name", cid), c.get("text", ""), self.node(section, k).span)
         return out
@@ -286,6 +373,7 @@ class Builder:
                 if "value" in spec:
                     env.pure_procs.add(name)
         extensions = self.build_extensions()
+        self.typed_names(dice, cards, kinds, procs)
         self.field_values(fields)
 
         effect_procs = {}
@@ -339,6 +427,7 @@ class Builder:
         score = self.compile(("score",), expr=True) if "score" in raw else None
         turn_names = {name: self.compile(("turn_names", name), expr=True)
                       for name in raw.get("turn_names") or {}}
+        self.check_triggers(fb.nodes, extensions)
         limits = {**DEFAULT_LIMITS, **(raw.get("limits") or {})}
         players = raw.get("players") or {}
         pmin, pmax = int(players.get("min", 1)), int(players.get("max", 1))
@@ -356,7 +445,8 @@ class Builder:
             effect_procs=effect_procs, flow_procs=flow_procs, end=end, invariants=invariants,
             setup=setup, limits=limits, view=raw.get("view") or {},
             policies=policies, metrics=raw.get("metrics") or {}, raw=raw,
-            hash=digest, files=self.files, house=self.house, extensions=extensions,
+            hash=digest, files=self.files, house=self.house, sources=self.sources,
+            extensions=extensions,
             score=score, highscores=bool(raw.get("highscores")), turn_names=turn_names)
 
     def build_extensions(self) -> dict:

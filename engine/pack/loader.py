@@ -12,6 +12,10 @@ folder; a file the caller names (a house rule on the command line) may lie anywh
 its `extends:` may name a pack file anywhere, but nothing that is not one. One load reads
 at most MAX_FILES files, includes nest at most MAX_INCLUDE_DEPTH deep, and all files
 together are bounded by a `yamlspan.Budget` (bytes read, values read or merged in).
+
+A load keeps what it read (`LoadedTree.sources`), and can load from that instead of the
+disk (`sources=`): a worker on another machine builds the same game from it, with the
+same confinement, reading nothing from its own disk (`engine.pack.sources`).
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from engine.errors import PackError, Problem, Span, did_you_mean
 from engine.pack.confine import PACK_FILE, pack_home, real, stems, unreadable
 from engine.pack.overlay import merge, without
 from engine.pack.schema import validate as validate_schema
-from engine.pack.yamlspan import Budget, Node, compose_file, span_name
+from engine.pack.sources import Disk, Sources
+from engine.pack.yamlspan import Budget, Node, compose_bytes, compose_file, span_name
 
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 # How far above an overlay file to look for the pack folder it belongs to (modes/x.yaml).
@@ -62,6 +67,7 @@ class LoadedTree:
     pack_id: str
     mode: str | None
     root: Path
+    sources: Sources | None = None  # what was read, to load the same again elsewhere
 
 
 def rulesets_dir() -> Path:
@@ -92,36 +98,40 @@ def load_tree(
     house: Sequence[str | Path] = (),
     *,
     validate: bool = True,
+    sources: Sources | None = None,
 ) -> LoadedTree:
     """Load pack `ref` with `mode` and `house` rules applied, as one merged Node tree.
 
     `ref` and the `house` paths are files the caller names (a user's command line): they
     may lie anywhere, unlike the files they lead to. With `validate` (the default) each
     overlay file is checked against the overlay schema and the merged tree against the
-    full one; all problems are raised together.
+    full one; all problems are raised together. With `sources` (what an earlier load
+    kept), every file is read from there and nothing from the disk.
     """
-    loader = _Loader(validate)
+    loader = _Loader(validate, sources)
     tree = loader.run(ref, mode, house)
     if loader.problems or tree is None:
         raise PackError(_unique(loader.problems))
     return tree
 
 
-def _locate(ref: str | Path) -> Path:
+
+def _locate(ref: str | Path, fs: Disk | Sources | None = None) -> Path:
     """The file `ref` names, as named (not resolved)."""
+    fs = fs or Disk(rulesets=rulesets_dir)
     text = str(ref)
     if isinstance(ref, str) and _ID.fullmatch(ref):
-        bundled = rulesets_dir() / ref / PACK_FILE
-        if bundled.is_file():
+        bundled = fs.rulesets() / ref / PACK_FILE
+        if fs.kind(bundled) == "file":
             return bundled
     path = Path(text).expanduser()
-    if path.is_dir():
-        if (path / PACK_FILE).exists():
+    if fs.kind(path) == "dir":
+        if fs.kind(path / PACK_FILE) is not None:
             return path / PACK_FILE
         raise PackError([Problem(f"{text}: this folder has no {PACK_FILE}")])
-    if path.exists():
+    if fs.kind(path) is not None:
         return path
-    ids = _pack_ids()
+    ids = _pack_ids(fs)
     hint = did_you_mean(text, ids) or (f"known packs: {', '.join(ids)}" if ids else None)
     raise PackError([Problem(f"no pack or file named '{text}'", hint=hint)])
 
@@ -161,22 +171,21 @@ def _int(value) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _pack_ids() -> list[str]:
-    folder = rulesets_dir()
-    if not folder.is_dir():
-        return []
-    return sorted(d.name for d in folder.iterdir() if (d / PACK_FILE).is_file())
+def _pack_ids(fs: Disk | Sources | None = None) -> list[str]:
+    fs = fs or Disk(rulesets=rulesets_dir)
+    folder = fs.rulesets()
+    return [name for name in fs.names(folder) if fs.kind(folder / name / PACK_FILE) == "file"]
 
 
 def _child(node: Node | None, key: str) -> Node | None:
     return node.value.get(key) if node is not None and isinstance(node.value, dict) else None
 
 
-def _include_root(path: Path) -> Path:
+def _include_root(path: Path, fs: Disk | Sources) -> Path:
     """The folder includes of a file the caller named must stay in: the pack folder it
     lies in, else its own."""
     for folder in list(path.parents)[:_PACK_SEARCH_DEPTH]:
-        if (folder / PACK_FILE).is_file():
+        if fs.kind(folder / PACK_FILE) == "file":
             return folder
     return path.parent
 
@@ -214,8 +223,11 @@ class _Loader:
     named (its includes stay in its own folder, its `extends:` must name a pack file).
     """
 
-    def __init__(self, validate: bool):
+    def __init__(self, validate: bool, sources: Sources | None = None):
         self.validate = validate
+        self.links: dict[str, str] = {}
+        self.fs: Disk | Sources = sources if sources is not None else Disk(self.links, rulesets_dir)
+        self.texts: dict[Path, bytes] = {}
         self.problems: list[Problem] = []
         self.files: list[Path] = []
         self.budget = Budget()
@@ -224,8 +236,8 @@ class _Loader:
         self._ids: dict[Path, str | None] = {}  # the `pack:` of files looked at for an id
 
     def run(self, ref, mode, house) -> LoadedTree | None:
-        named = _locate(ref)
-        main = self.chain(named, pack_home(named), span_name(named))
+        named = _locate(ref, self.fs)
+        main = self.chain(named, pack_home(named, self.fs), span_name(named))
         base_path = main[0][0] if main else None
         base = main[0][1] if main else None
         root = base_path.parent if base_path else None
@@ -252,7 +264,9 @@ class _Loader:
             self.problems.extend(validate_schema(tree))
         pack = _child(base, "pack")
         pack_id = pack.value if pack is not None and isinstance(pack.value, str) else root.name
-        return LoadedTree(tree, self.files, pack_id, mode or (modes[0] if modes else None), root)
+        sources = Sources.of(named, house, self.texts, self.links, self.fs)
+        return LoadedTree(tree, self.files, pack_id, mode or (modes[0] if modes else None), root,
+                          sources)
 
     def chain(self, named: Path, home: Path | None, what: str,
               span: Span | None = None) -> list[tuple[Path, Node]] | None:
@@ -264,7 +278,7 @@ class _Loader:
                 names = [span_name(p) for p in (*(p for p, _ in layers), current)]
                 self.problems.append(Problem(f"extends cycle: {' -> '.join(names)}"))
                 return None
-            node = self.read(current, home if home is not None else _include_root(current))
+            node = self.read(current, home if home is not None else _include_root(current, self.fs))
             if node is None:
                 return None
             layers.append((current, node))
@@ -291,8 +305,8 @@ class _Loader:
         None with the problem noted."""
         if self.budget.spent:  # told once already
             return None
-        target = real(named)
-        problem = unreadable(named, target, home, what, span)
+        target = self.fs.real(named)
+        problem = unreadable(named, target, home, what, span, self.fs)
         if problem is None and target not in self._parsed and len(self._parsed) >= MAX_FILES:
             problem = Problem(f"{what}: this load already read {MAX_FILES} files, the most "
                               "one load reads", span, hint="a pack includes each file once")
@@ -314,7 +328,8 @@ class _Loader:
         if path not in self._parsed:
             self.files.append(path)
             try:
-                self._parsed[path] = compose_file(path, budget=self.budget)
+                data = self.texts[path] = self.fs.read(path, span_name(path))
+                self._parsed[path] = compose_bytes(data, span_name(path), self.budget)
             except PackError as e:
                 self.problems.extend(e.problems)
                 self._parsed[path] = None
@@ -396,13 +411,13 @@ class _Loader:
             if found is not None:
                 return found
         target = path.parent / value
-        if target.is_dir():
+        if self.fs.kind(target) == "dir":
             target = target / PACK_FILE
         if home is not None:
-            if not real(target).is_relative_to(home) or target.exists():
+            if not self.fs.real(target).is_relative_to(home) or self.fs.kind(target) is not None:
                 return target, home  # `admit` says what is wrong with it, if anything
-        elif target.exists():
-            found_home = pack_home(target)
+        elif self.fs.kind(target) is not None:
+            found_home = pack_home(target, self.fs)
             if found_home is not None:
                 return target, found_home
             self.problems.append(Problem(
@@ -411,7 +426,7 @@ class _Loader:
                      "a pack's modes/ or house/ folder"))
             return None
         self.problems.append(Problem(f"extends '{value}': no pack with this id and no such file",
-                                     extends.span, hint=did_you_mean(value, _pack_ids())))
+                                     extends.span, hint=did_you_mean(value, _pack_ids(self.fs))))
         return None
 
     def _pack_by_id(self, pack_id: str, path: Path, home: Path | None):
@@ -421,19 +436,20 @@ class _Loader:
             if home is not None and not folder.is_relative_to(home):
                 break
             candidate = folder / PACK_FILE
-            found = real(candidate)
-            if found != path and unreadable(candidate, found, folder, "") is None \
+            found = self.fs.real(candidate)
+            if found != path and unreadable(candidate, found, folder, "", None, self.fs) is None \
                     and self._declared_id(found) == pack_id:
                 return candidate, folder
-        bundled = rulesets_dir() / pack_id / PACK_FILE
-        return (bundled, real(bundled.parent)) if bundled.is_file() else None
+        bundled = self.fs.rulesets() / pack_id / PACK_FILE
+        return (bundled, self.fs.real(bundled.parent)) if self.fs.kind(bundled) == "file" else None
 
     def _declared_id(self, path: Path) -> str | None:
         """The `pack:` id of a pack file, read quietly: it may be some unrelated pack."""
         if path not in self._ids:
             node = self._parsed.get(path)
             try:
-                node = node or compose_file(path, budget=self.budget)
+                node = node or compose_bytes(self.fs.read(path, span_name(path)), span_name(path),
+                                             self.budget)
             except PackError:
                 node = None
             pack = _child(node, "pack")
@@ -441,7 +457,7 @@ class _Loader:
         return self._ids[path]
 
     def _mode_layers(self, root: Path, mode: str, base_path: Path):
-        modes = stems(root / "modes")
+        modes = stems(root / "modes", self.fs)
         if not _ID.fullmatch(mode) or mode not in modes:
             hint = did_you_mean(mode, modes) or (
                 f"modes of this pack: {', '.join(modes)}" if modes else "this pack has no modes")
@@ -453,12 +469,12 @@ class _Loader:
     def _house_layers(self, entry: str | Path, root: Path | None, base_path: Path | None):
         text = str(entry)
         path = Path(text).expanduser()
-        home = pack_home(path)
-        if not path.exists() and root is not None and isinstance(entry, str) \
+        home = pack_home(path, self.fs)
+        if self.fs.kind(path) is None and root is not None and isinstance(entry, str) \
                 and _ID.fullmatch(text):
             path, home = root / "house" / f"{text}.yaml", root
-        if not path.exists():
-            names = stems(root / "house") if root is not None else []
+        if self.fs.kind(path) is None:
+            names = stems(root / "house", self.fs) if root is not None else []
             self.problems.append(Problem(f"house rule '{text}': no such file or house rule",
                                          hint=did_you_mean(text, names)))
             return []

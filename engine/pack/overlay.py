@@ -4,15 +4,22 @@ An overlay is written as a small YAML file with only the changes, so the merge r
 few and predictable:
 
 - mappings merge key by key, recursively;
-- lists whose items all are mappings with an `id` merge by id: an item with a known id
-  merges into that item, an item with a new id is appended (in the overlay's order);
-- anything else, including an empty list, replaces what was there;
+- the lists of items (cards, kinds, actions, triggers, end rules, invariants, flow nodes at
+  every depth, a policy's rules) merge by id: an item with a known id is patched (merged
+  into it), `remove: true` takes it out, `before: ID` / `after: ID` puts it next to another,
+  and an item with a new id is added (at the end, or where before/after say). A new item
+  must be complete (NEW_ITEM): one that is not was meant as a patch, and its id is a slip.
+  Where the base's items have ids, an overlay item without one is an error: it would say
+  nothing about which item it means. `{replace: true, items: [...]}` replaces a list whole;
+- any other list whose items all have ids merges by id as well; anything else, including
+  an empty list, replaces what was there;
 - the top-level key `remove: {section: [ids]}` deletes list items by id (or keys of a
   mapping section, e.g. a zone) before the rest of the overlay is merged, so an overlay can
   remove an item and define a new one with the same id.
 
-`remove` is recognised at the top level only: deeper down, `remove` is an ordinary name a
-pack may use (a procedure or a parameter), and guessing would change such a pack silently.
+`remove` is recognised at the top level and in list items with an id only: elsewhere it is
+an ordinary name a pack may use (a procedure or a parameter), and guessing would change such
+a pack silently.
 
 Merging never changes its inputs; untouched subtrees are shared. Every value keeps the
 `Node` it was read as, so an error in a merged value points into the file that wrote it.
@@ -20,26 +27,33 @@ Merging never changes its inputs; untouched subtrees are shared. Every value kee
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from engine.errors import PackError, Problem, did_you_mean
 from engine.pack.yamlspan import Node
 
 REMOVE = "remove"
+REPLACE = "replace"
+# What a new item of each list needs; an item lacking it was meant to change an existing
+# one, so an id that is not there is a slip (a misspelling), not a new item.
+NEW_ITEM = {"cards": ("zone",), "kinds": ("glyph",), "actions": ("at", "do"),
+            "triggers": ("on", "do"), "end": ("when",), "invariants": ("check",),
+            "rules": ("play",)}
+FLOW_KEYS = ("do", "if", "repeat", "for_each", "ask", "window", "call")
 
 
 def merge(base: Node, over: Node, problems: list[Problem] | None = None) -> Node:
     """`over` laid on top of `base`.
 
-    Problems (a `remove` naming something that does not exist) are appended to `problems`
-    when given, so a loader can collect them across files; otherwise they raise PackError.
+    Problems (a `remove` naming something that does not exist, an item that cannot be
+    merged) are appended to `problems` when given, so a loader can collect them across
+    files; otherwise they raise PackError.
     """
     found: list[Problem] = []
     if isinstance(base.value, dict) and isinstance(over.value, dict) and REMOVE in over.value:
         base = _apply_remove(base, over.value[REMOVE], found)
         over = without(over, REMOVE)
-    result = _merge(base, over)
+    result = _merge(base, over, (), False, found)
     if problems is None:
         if found:
             raise PackError(found)
@@ -74,35 +88,206 @@ def is_id_list(items: list[Node]) -> bool:
     return all(item_id(item) is not None for item in items)
 
 
-def _merge(base: Node, over: Node) -> Node:
+def list_kind(keys: tuple[str, ...], key: str, in_flow_node: bool) -> str | None:
+    """What the list under `key` holds (a key of NEW_ITEM), at mapping keys `keys`, or None
+    for a list the merge knows nothing about."""
+    if (key == "flow" and (not keys or keys[0] == "procedures")) or \
+            (in_flow_node and key in ("then", "else", "do")):
+        return "flow"
+    if len(keys) == 2 and keys[0] == "policies" and key == "rules":
+        return "rules"
+    return key if not keys and key in NEW_ITEM else None
+
+
+def _merge(base: Node, over: Node, keys: tuple[str, ...], in_flow_node: bool,
+           problems: list[Problem]) -> Node:
     old, new = base.value, over.value
     if isinstance(old, dict) and isinstance(new, dict):
         value = dict(old)
         spans = dict(base.key_spans or {})
         for key, child in new.items():
-            value[key] = _merge(old[key], child) if key in old else child
+            if key in old:
+                kind = list_kind(keys, key, in_flow_node) if isinstance(old[key].value, list) \
+                    else None
+                value[key] = _merge_child(old[key], child, (*keys, key), kind, problems)
+            else:
+                value[key] = child
             # The key now stands where the overlay wrote it.
             spans[key] = over.key_span(key)
         return Node(value, base.span, key_spans=spans)
-    if isinstance(old, list) and isinstance(new, list) and new and is_id_list(old) \
-            and is_id_list(new):
-        return Node(_merge_by_id(old, new), base.span)
     return over
 
 
-def _merge_by_id(old: list[Node], new: list[Node]) -> list[Node]:
-    items = list(old)
-    where: dict[Any, int] = {}
-    for index, item in enumerate(items):
-        where.setdefault(item_id(item), index)
-    for item in new:
-        ident = item_id(item)
-        if ident in where:
-            items[where[ident]] = _merge(items[where[ident]], item)
-        else:
-            where[ident] = len(items)
-            items.append(item)
+def _merge_child(old: Node, new: Node, keys: tuple[str, ...], kind: str | None,
+                 problems: list[Problem]) -> Node:
+    if isinstance(old.value, list) and isinstance(new.value, dict) and REPLACE in new.value:
+        return _replaced(new, keys, problems)
+    if isinstance(old.value, list) and isinstance(new.value, list) and new.value:
+        if kind is not None:
+            if any(item_id(i) is not None for i in (*old.value, *new.value)):
+                return _ByIdMerge(old, keys, kind, problems).run(new.value)
+        elif is_id_list(old.value) and is_id_list(new.value):
+            return _ByIdMerge(old, keys, None, problems).run(new.value)
+        return new
+    return _merge(old, new, keys, False, problems)
+
+
+def _replaced(new: Node, keys: tuple[str, ...], problems: list[Problem]) -> Node:
+    """The list of `{replace: true, items: [...]}`."""
+    flag, items = new.value.get(REPLACE), new.value.get("items")
+    if flag is None or flag.value is not True or items is None \
+            or not isinstance(items.value, list) or set(new.value) != {REPLACE, "items"}:
+        problems.append(Problem(
+            f"{_dotted(keys)}: a list is replaced whole as {{replace: true, items: [...]}}",
+            new.span))
+        return Node([], new.span)
     return items
+
+
+def _dotted(keys: tuple[str, ...]) -> str:
+    return ".".join(str(k) for k in keys)
+
+
+class _ByIdMerge:
+    """One list merged by id: items patched, removed, appended or placed before/after another.
+
+    Each id has one home: the base list's order, or the items placed before or after another
+    id. The result is read out in one pass, so a thousand insertions cost what one does.
+    """
+
+    def __init__(self, base: Node, keys: tuple[str, ...], kind: str | None,
+                 problems: list[Problem]):
+        self.base, self.keys, self.kind, self.problems = base, keys, kind, problems
+        self.where = _dotted(keys)
+        self.entries: dict[Any, Node] = {}
+        self.order: list[Any] = []  # ids, or ("node", Node) for an item without one
+        self.home: dict[Any, tuple] = {}
+        self.near: dict[tuple, list[Any]] = {}  # (id, "before"|"after") -> ids placed there
+        self.gone: set[Any] = set()
+        for item in base.value:
+            ident = item_id(item)
+            if ident is None or ident in self.entries:  # a repeated id stays where it was
+                self.order.append(("node", item))
+            else:
+                self.entries[ident] = item
+                self.order.append(ident)
+                self.home[ident] = ("order",)
+
+    def run(self, items: list[Node]) -> Node:
+        told = False
+        for k, item in enumerate(items):
+            ident = item_id(item)
+            if ident is None:
+                if not told:
+                    self.problems.append(self._no_id(k, item))
+                    told = True
+                continue
+            self._one(ident, item)
+        return Node(self._read_out(), self.base.span)
+
+    def _live(self) -> list[Any]:
+        return [i for i in self.entries if i not in self.gone]
+
+    def _no_id(self, k: int, item: Node) -> Problem:
+        ids = [i for i in self._live()][:6]
+        shown = ", ".join(str(i) for i in ids) + (", ..." if len(self._live()) > 6 else "")
+        section = self.keys[-1]
+        return Problem(
+            f"{self.where}[{k}]: this item has no id, but the items of {self.where} are "
+            f"merged by id ({shown})", item.span,
+            hint=f"give it a new id to add it, or an existing id to change that item "
+                 f"(`- {{id: {ids[0] if ids else 'x'}, ...}}`); to replace the whole list "
+                 f"write `{section}: {{replace: true, items: [...]}}`")
+
+    def _one(self, ident: Any, item: Node) -> None:
+        spec = item.value
+        before, after, remove = spec.get("before"), spec.get("after"), spec.get(REMOVE)
+        body = without(item, "before", "after", REMOVE)
+        known = ident in self.entries and ident not in self.gone
+        if remove is not None and remove.value is True:
+            if known:
+                self.gone.add(ident)
+            else:
+                self.problems.append(Problem(
+                    f"{self.where}: no item with id '{ident}' to remove", item.span,
+                    hint=did_you_mean(ident, self._live())))
+            return
+        if before is not None and after is not None:
+            self.problems.append(Problem(
+                f"{self.where}[id={ident}]: give before or after, not both", after.span))
+            return
+        anchor = before or after
+        if anchor is not None and not self._anchor_ok(ident, anchor):
+            return
+        if known:
+            self.entries[ident] = _merge(self.entries[ident], body, self.keys,
+                                         self.kind == "flow", self.problems)
+        else:
+            missing = self._missing(body)
+            if missing:
+                close = did_you_mean(ident, self._live())
+                self.problems.append(Problem(
+                    f"{self.where}: no item with id '{ident}' to change", item.value["id"].span,
+                    hint=(f"{close} " if close else "") + f"A new item here needs {missing}."))
+                return
+            self.entries[ident] = body
+            self.gone.discard(ident)
+            if anchor is None:
+                self.order.append(ident)
+                self.home[ident] = ("order",)
+        if anchor is not None:
+            place = (anchor.value, "before" if before is not None else "after")
+            self.home[ident] = place
+            self.near.setdefault(place, []).append(ident)
+
+    def _anchor_ok(self, ident: Any, anchor: Node) -> bool:
+        target = anchor.value
+        if not _is_id(target) or target not in self.entries or target in self.gone:
+            self.problems.append(Problem(
+                f"{self.where}[id={ident}]: no item with id '{target}' to place it next to",
+                anchor.span, hint=did_you_mean(target, self._live())))
+            return False
+        if target == ident:
+            self.problems.append(Problem(
+                f"{self.where}[id={ident}]: an item cannot be placed next to itself", anchor.span))
+            return False
+        return True
+
+    def _missing(self, body: Node) -> str | None:
+        """What a new item lacks to be complete (None if complete, or nothing is known)."""
+        if self.kind is None:
+            return None
+        if self.kind == "flow":
+            return None if any(k in body.value for k in FLOW_KEYS) \
+                else f"one of {', '.join(FLOW_KEYS)}"
+        lacking = [k for k in NEW_ITEM[self.kind] if k not in body.value]
+        return " and ".join(lacking) or None
+
+    def _read_out(self) -> list[Node]:
+        out: list[Node] = []
+        todo: list[Any] = [("slot", s) for s in reversed(self.order)]
+        while todo:
+            step, what = todo.pop()
+            if step == "node":
+                out.append(what)
+                continue
+            if isinstance(what, tuple):  # an item without an id
+                out.append(what[1])
+                continue
+            if self.home.get(what) != ("order",) and step == "slot":
+                continue  # moved: it is read out where it went
+            around = [("placed", i) for i in self.near.get((what, "before"), ())
+                      if self.home.get(i) == (what, "before")]
+            around.append(("node", self.entries[what]) if what not in self.gone else ("skip", 0))
+            around += [("placed", i) for i in self.near.get((what, "after"), ())
+                       if self.home.get(i) == (what, "after")]
+            todo.extend(reversed([a for a in around if a[0] != "skip"]))
+        placed = len(out) - sum(1 for s in self.order if isinstance(s, tuple))
+        if placed != len(self._live()):
+            self.problems.append(Problem(
+                f"{self.where}: items are placed before or after each other in a circle",
+                self.base.span))
+        return out
 
 
 def _apply_remove(base: Node, spec: Node, problems: list[Problem]) -> Node:
@@ -157,63 +342,3 @@ def _remove_keys(target: Node, section: str, ids: list[Node], problems: list[Pro
             problems.append(Problem(f"remove: {section} has no '{ident.value}'", ident.span,
                                     hint=did_you_mean(ident.value, target.value)))
     return without(target, *gone)
-
-
-def diff(base: Any, merged: Any) -> list[str]:
-    """The effective changes from plain value `base` to plain value `merged`, one per line:
-    `params.blocks: 16 -> 24`, `actions[id=attack].do: changed`, `+ cards[id=foo]`,
-    `- cards[id=bar]`."""
-    lines: list[str] = []
-    _diff(base, merged, "", lines)
-    return lines
-
-
-def _diff(old: Any, new: Any, path: str, lines: list[str]) -> None:
-    if old == new and type(old) is type(new):
-        return
-    if isinstance(old, dict) and isinstance(new, dict):
-        for key, value in old.items():
-            sub = f"{path}.{key}" if path else str(key)
-            if key in new:
-                _diff(value, new[key], sub, lines)
-            else:
-                lines.append(f"- {sub}")
-        for key, value in new.items():
-            if key not in old:
-                sub = f"{path}.{key}" if path else str(key)
-                shown = _short(value)
-                lines.append(f"+ {sub}: {shown}" if shown is not None else f"+ {sub}")
-        return
-    if _plain_id_list(old) and _plain_id_list(new):
-        _diff_by_id(old, new, path, lines)
-        return
-    before, after = _short(old), _short(new)
-    where = path or "(whole file)"
-    if before is not None and after is not None:
-        lines.append(f"{where}: {before} -> {after}")
-    else:
-        lines.append(f"{where}: changed")
-
-
-def _diff_by_id(old: list, new: list, path: str, lines: list[str]) -> None:
-    olds = {item["id"]: item for item in old}
-    news = {item["id"]: item for item in new}
-    for ident, item in olds.items():
-        if ident in news:
-            _diff(item, news[ident], f"{path}[id={ident}]", lines)
-        else:
-            lines.append(f"- {path}[id={ident}]")
-    lines.extend(f"+ {path}[id={ident}]" for ident in news if ident not in olds)
-
-
-def _plain_id_list(value: Any) -> bool:
-    return isinstance(value, list) and all(
-        isinstance(item, dict) and isinstance(item.get("id"), str | int) for item in value)
-
-
-def _short(value: Any) -> str | None:
-    """A one-line rendering of `value`, or None when it would not be short and readable."""
-    if isinstance(value, str) and "\n" in value.strip():
-        return None
-    text = json.dumps(value.strip() if isinstance(value, str) else value, ensure_ascii=False)
-    return text if len(text) <= 40 else None

@@ -107,19 +107,39 @@ def _quickly_passes(name: str, overlay: bool, instance: Any) -> bool:
         return False
 
 
+# The lists an overlay merges by id (engine.pack.overlay): there, an item may also say
+# where it goes or that it goes, and the list may be replaced whole.
+_BY_ID = ("card", "kind", "action", "trigger", "end_rule", "invariant", "flow_node",
+          "policy_rule")
+_DIRECTIVES = {"before": {"type": ["string", "integer"]}, "after": {"type": ["string", "integer"]},
+               "remove": {"const": True}}
+
+
 def _relaxed(schema: dict) -> dict:
     """The schema for one overlay file: mappings there are partial (they merge into the
-    base by key), so nothing is required except an item's `id`, which the merge needs.
-    Flow shapes (`x-complete`) stay whole: a flow list in an overlay replaces the old one.
-    The merged tree is validated against the full schema afterwards."""
+    base by key, list items by id), so nothing is required except an item's `id`, which the
+    merge needs; an item with an id may say `before:`, `after:` or `remove: true`, and a
+    list may be `{replace: true, items: [...]}`. The merged tree is validated against the
+    full schema afterwards, so a flow node patched by id need not say what kind it is."""
     schema = copy.deepcopy(schema)
+    for name, shape in schema["$defs"].items():
+        if name == "flow" or (shape.get("type") == "array"
+                              and shape.get("items", {}).get("$ref", "")[8:] in _BY_ID):
+            schema["$defs"][name] = _or_replaced(shape)
+        if shape.get("x-node") == "do":
+            shape["properties"]["do"] = {}  # a patch may give a repeat's body, a list
+    for key, shape in schema["properties"].items():
+        if shape.get("type") == "array" and shape.get("items", {}).get("$ref", "")[8:] in _BY_ID:
+            schema["properties"][key] = _or_replaced(shape)
+    for holder in (schema["$defs"]["policy"]["properties"],):
+        holder["rules"] = _or_replaced(holder["rules"])
     todo: list[Any] = [schema]
     while todo:
         item = todo.pop()
         if isinstance(item, list):
             todo.extend(item)
             continue
-        if not isinstance(item, dict) or item.get("x-complete"):
+        if not isinstance(item, dict):
             continue
         if "required" in item and "properties" in item:
             kept = [k for k in item["required"] if k == "id"]
@@ -127,11 +147,37 @@ def _relaxed(schema: dict) -> dict:
                 item["required"] = kept
             else:
                 del item["required"]
+        props = item.get("properties")
+        if isinstance(props, dict) and "id" in props and "before" not in props:
+            props.update(_DIRECTIVES)
         branches = item.get("anyOf")
         if branches and all(set(b) == {"required"} for b in branches):
             del item["anyOf"]  # "needs one of ..." does not hold for a partial mapping
         todo.extend(v for k, v in item.items() if k not in ("if", "not"))
     return schema
+
+
+def overlay_schema() -> dict:
+    """The schema an editor checks an overlay (a mode, a house rule) or an included file
+    against: the relaxed pack schema, with no top-level key required. It is written to
+    `schemas/overlay.schema.json` (tests/pack keep that file equal to this)."""
+    schema = _relaxed(json.loads(_schema_bytes("pack").decode("utf-8")))
+    schema.pop("required", None)
+    schema["$id"] = "https://horde.invalid/schemas/overlay.schema.json"
+    schema["title"] = "horde overlay (mode, house rule or included file)"
+    schema["$comment"] = ("Generated from pack.schema.json by engine.pack.schema.overlay_schema "
+                          "(write_overlay_schema): a partial pack that merges into "
+                          "the pack it extends. Do not edit by hand.")
+    return schema
+
+
+def _or_replaced(shape: dict) -> dict:
+    """A list schema that also takes `{replace: true, items: [...]}`."""
+    return {"if": {"type": "object"},
+            "then": {"type": "object", "additionalProperties": False,
+                     "required": ["replace", "items"],
+                     "properties": {"replace": {"const": True}, "items": copy.deepcopy(shape)}},
+            "else": shape}
 
 
 def _check(validator: Draft202012Validator, node: Node, instance: Any) -> list[Problem]:
@@ -281,3 +327,10 @@ def _alternatives(error: ValidationError, root: Node, what: str) -> list[Problem
     if not types:
         return [Problem(f"{where}: {error.message}", node.span)]
     return [Problem(f"{where}: expected {_types(types)}, got {_show(error.instance)}", node.span)]
+
+
+
+def write_overlay_schema() -> None:
+    """Rewrite `schemas/overlay.schema.json` after pack.schema.json changed."""
+    target = resources.data_dir("schemas") / "overlay.schema.json"
+    target.write_text(json.dumps(overlay_schema(), indent=2, ensure_ascii=False) + "\n")

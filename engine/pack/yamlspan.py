@@ -40,6 +40,7 @@ from yaml.events import (
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from engine.errors import PackError, Problem, Span, remember_source
+from engine.pack.yamlhints import layout_hint
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64
@@ -140,7 +141,11 @@ def compose_file(path: Path, display_name: str | None = None,
                  budget: Budget | None = None) -> Node:
     """Read and compose one YAML file; raise PackError listing everything wrong with it."""
     name = display_name or span_name(path)
-    data = _read(path, name)
+    return compose_bytes(read_bytes(path, name), name, budget)
+
+
+def compose_bytes(data: bytes, name: str, budget: Budget | None = None) -> Node:
+    """Compose the bytes of a file (`name` in spans), charged to `budget`."""
     if budget is not None:
         budget.bytes -= len(data)
         if budget.bytes < 0:
@@ -155,7 +160,7 @@ def compose_file(path: Path, display_name: str | None = None,
     return compose_text(text, name, budget)
 
 
-def _read(path: Path, name: str) -> bytes:
+def read_bytes(path: Path, name: str) -> bytes:
     """The bytes of regular file `path`. It is looked at before it is opened, and opened
     without waiting (a FIFO swapped in meanwhile is then seen, not waited on)."""
     try:
@@ -365,7 +370,8 @@ def _syntax_problem(error: yaml.YAMLError, text: str, filename: str) -> Problem:
         message = f"{message} ({context} at line {context_mark.line + 1})"
     elif context:
         message = f"{message} ({context})"
-    return Problem(f"YAML syntax error: {message}", span)
+    span, hint = layout_hint(text, span, message)
+    return Problem(f"YAML syntax error: {message}", span, hint)
 
 
 def _children(ynode) -> list:

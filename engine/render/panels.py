@@ -11,6 +11,7 @@ readable in an 80-column terminal.
 from __future__ import annotations
 
 import re
+import textwrap
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -35,11 +36,15 @@ class Renderer:
         self.points = point_texts(game)
 
     # ---------- the whole screen ----------
-    def render(self, S, viewer: int | None = None, log: RenderableType | None = None
-               ) -> RenderableType:
-        """The screen for `viewer`; `log` in place of the last lines of the log."""
+    def render(self, S, viewer: int | None = None, log: RenderableType | None = None,
+               choices: list[str] | None = None) -> RenderableType:
+        """The screen for `viewer`; `log` in place of the last lines of the log; `choices`:
+        the labels of `viewer`'s decision as they are numbered (from 1), for a building
+        block that can show them on its picture (`render_choices`)."""
         parts: list[RenderableType] = [self.header(S, viewer), self.players(S, viewer)]
-        parts += self.extensions(S, viewer)
+        if self.spec.players and any(col.help for col in self.spec.players):
+            parts.append(self.columns_legend())
+        parts += self.extensions(S, viewer, choices)
         if self.spec.turn:
             parts.append(self.turn(S, viewer))
         if self.spec.zones:
@@ -91,14 +96,36 @@ class Renderer:
             table.add_row(*cells)
         return table
 
-    def extensions(self, S, viewer: int | None) -> list[RenderableType]:
+    def columns_legend(self) -> Text:
+        """What the players table's columns mean, from their `help:` words."""
+        words = " · ".join(f"{col.label} {col.help}" for col in self.spec.players if col.help)
+        return Text(textwrap.fill("columns: " + words, 78, break_on_hyphens=False), style="dim")
+
+    def extensions(self, S, viewer: int | None, choices: list[str] | None = None
+                   ) -> list[RenderableType]:
         out: list[RenderableType] = []
+        d = S.decision() if choices else None
         for ext in self.game.extensions.values():
             draw = getattr(ext, "render", None)
-            if callable(draw):
+            with_choices = getattr(ext, "render_choices", None)
+            pic = None
+            if d is not None and d.player == viewer and callable(with_choices):
+                pic = with_choices(S, viewer, d, choices)
+            if pic is None and callable(draw):
                 pic = draw(S, viewer)
-                if pic is not None:
-                    out.append(Text(pic) if isinstance(pic, str) else pic)
+            if pic is not None:
+                out.append(Text(pic) if isinstance(pic, str) else pic)
+        return out
+
+    def choice_words(self, S, d, shown: list[str]) -> dict[str, dict[str, str]]:
+        """label -> {parameter: words} that building blocks give the choices `shown` of
+        decision `d` (`choice_words`), where they know better than a value's own type."""
+        out: dict[str, dict[str, str]] = {}
+        for ext in self.game.extensions.values():
+            words = getattr(ext, "choice_words", None)
+            if callable(words):
+                for label, params in words(S, d.player, d, shown).items():
+                    out.setdefault(label, {}).update(params)
         return out
 
     def turn(self, S, viewer: int | None) -> Panel:

@@ -9,6 +9,7 @@ is where its shape is checked. Every value is compiled with `Game.compile_expr` 
         - {label: Score, value: "p.score", max: "params.goal"}
         - {label: Hand, value: "p.hand"}           # a zone: its cards, if the viewer may see them
         - {label: Status, value: "p.out", text: "out"}   # a bool: the text when true
+        - {label: Sc, value: "p.score", help: "score so far"}  # a short label's words
       turn:                    # the turn panel
         - {label: Roll, value: "turn.dice"}
       zones: [deck, discard]   # zone sizes
@@ -27,7 +28,7 @@ from engine.errors import PackError, Problem, did_you_mean
 from engine.pack.loader import load_tree
 
 SECTIONS = ("players", "turn", "zones")
-ITEM_KEYS = ("label", "value", "max", "text")
+ITEM_KEYS = ("label", "value", "max", "text", "help")
 
 
 @dataclass
@@ -36,6 +37,7 @@ class Column:
     value: Compiled
     max: Compiled | None = None
     text: str | None = None
+    help: str | None = None  # what a short label means, in words (the table's legend)
 
 
 @dataclass
@@ -68,10 +70,11 @@ def _view_node(tree):
 
 
 def _reload_tree(game):
-    if not game.files:
+    if game.sources is None:
         return None
     try:
-        return load_tree(game.files[0], mode=game.mode, house=game.house, validate=False).node
+        return load_tree(game.sources.ref, mode=game.mode, house=game.sources.house,
+                         validate=False, sources=game.sources).node
     except PackError:
         return None
 
@@ -135,11 +138,17 @@ def _columns(game, view: dict, node, section: str, scope: dict, problems) -> lis
             continue
         label = item.get("label", item["value"])
         text = item.get("text")
+        about = item.get("help")
+        if about is not None and not isinstance(about, str):
+            problems.append(Problem(f"view.{section}: help must be words (a string)",
+                                    _span(_child(at, "help"))))
+            about = None
         value = _expr(game, item["value"], scope, _child(at, "value"), problems)
         high = _expr(game, item["max"], scope, _child(at, "max"), problems) \
             if "max" in item else None
         if value is not None and ("max" not in item or high is not None):
-            out.append(Column(str(label), value, high, None if text is None else str(text)))
+            out.append(Column(str(label), value, high, None if text is None else str(text),
+                              about))
     return out
 
 

@@ -73,10 +73,11 @@ def _compile_metrics(game, section: dict, nodes) -> list[tuple[str, object]]:
 
 
 def _metrics_node(game):
-    if not game.files:
+    if game.sources is None:
         return None
     try:
-        root = load_tree(game.files[0], mode=game.mode, house=game.house, validate=False).node
+        root = load_tree(game.sources.ref, mode=game.mode, house=game.sources.house,
+                         validate=False, sources=game.sources).node
     except PackError:
         return None
     node = root.value.get("metrics") if isinstance(root.value, dict) else None

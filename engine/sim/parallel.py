@@ -1,11 +1,13 @@
 """Running batches of games in one process or several, with the same results either way.
 
 A compiled `Game` holds generated functions and cannot be pickled, so a worker process
-rebuilds it from its recipe (`GameSpec`: the pack file, mode, params and house rules) and
-checks that the rebuilt rules hash the same. Work is cut into small chunks of game indices,
-dealt round-robin over the batches (so an interrupted comparison has played every variant
-about equally), and every record goes back to its place by game index: since a game depends
-only on (master seed, index), K workers give exactly what one does.
+rebuilds it from its recipe (`GameSpec`: the pack's and house rules' files by content, mode
+and params), refuses a recipe that does not match its hash, and checks that the rebuilt
+rules hash the same. The same recipe serves workers on other machines (`engine.sim.cluster`).
+Work is cut into small chunks of game indices, dealt round-robin over the batches (so an
+interrupted comparison has played every variant about equally), and every record goes back
+to its place by game index: since a game depends only on (master seed, index), K workers
+give exactly what one does.
 
 Workers are started with the `spawn` method (safe with threads, the same on every OS) and
 ignore SIGINT: Ctrl-C reaches the parent, which stops the pool and keeps what has finished.
@@ -16,15 +18,20 @@ anything is built; the pieces of work are made as they are dealt, not listed bef
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from engine.api import load
 from engine.errors import HordeError, PackError
 from engine.game import Game
+from engine.pack.sources import Sources
+from engine.pack.yamlspan import span_name
 from engine.sim.batch import check_bots, compile_metrics, new_result, play_one, seat_specs
 from engine.sim.result import SimResult
 from engine.state import check_players
@@ -48,27 +55,45 @@ def check_games(total: int) -> None:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """How to build a game again in another process."""
+    """How to build a game again in another process or on another machine: the files it
+    was loaded from by content (`engine.pack.sources`), its mode and params, the hash of
+    its rules, and `digest`, a hash of all of that. Its receiver reads nothing from disk."""
 
-    ref: str
+    sources: Sources
     mode: str | None
     params: tuple
-    house: tuple
-    hash: str
+    hash: str  # the rules' (`Game.hash`): the rebuilt game must have the same
+    digest: str  # of everything above: a spec changed on the way is refused
 
     @classmethod
     def of(cls, game) -> GameSpec:
-        if not game.files:
-            raise HordeError("this game was not loaded from files, so worker processes cannot "
+        if game.sources is None:
+            raise HordeError("this game was not loaded from files, so workers cannot "
                              "rebuild it", hint="use --jobs 1")
-        return cls(game.files[0], game.mode, tuple(sorted(game.params.items())),
-                   tuple(game.house), game.hash)
+        params = tuple(sorted(game.params.items()))
+        return cls(game.sources, game.mode, params, game.hash,
+                   _digest(game.sources, game.mode, params, game.hash))
 
     def load(self):
-        game = load(self.ref, mode=self.mode, params=dict(self.params), house=list(self.house))
+        """The game, built from the spec's own files; a HordeError if it is not the one
+        the spec was made from."""
+        if _digest(self.sources, self.mode, self.params, self.hash) != self.digest:
+            raise HordeError(f"the game sent for {span_name(Path(self.sources.ref))} does not "
+                             "match its hash: it was changed on the way, so it is not played",
+                             hint="start the run again; if it happens again, something between "
+                                  "this machine and the workers alters what is sent")
+        game = load(self.sources.ref, mode=self.mode, params=dict(self.params),
+                    house=list(self.sources.house), sources=self.sources)
         if game.hash != self.hash:
-            raise HordeError(f"{self.ref} changed while the simulation was starting")
+            raise HordeError(f"{span_name(Path(self.sources.ref))}: the rules built from the "
+                             "files sent differ from the ones being played",
+                             hint="a bug in horde: please report it with the pack")
         return game
+
+
+def _digest(sources: Sources, mode: str | None, params: tuple, rules: str) -> str:
+    body = json.dumps([sources.digest(), mode, params, rules], default=str)
+    return hashlib.sha256(body.encode()).hexdigest()
 
 
 @dataclass
@@ -99,15 +124,16 @@ class Batch:
         return GameSpec.of(self.game), self.players, self.specs, self.seed
 
 
-def _starts(batches: Sequence[Batch], jobs: int) -> list[range]:
-    """Per batch, the first game index of each of its pieces of work."""
-    return [range(0, b.n, max(1, min(20, b.n // max(jobs * 20, 1))) if jobs > 1 else 1)
+def _starts(batches: Sequence[Batch], jobs: int, most: int = 20) -> list[range]:
+    """Per batch, the first game index of each of its pieces of work: about 20 pieces per
+    worker, of at most `most` games (a piece is what Ctrl-C loses, at most)."""
+    return [range(0, b.n, max(1, min(most, b.n // max(jobs * 20, 1))) if jobs > 1 else 1)
             for b in batches]
 
 
-def chunks(batches: Sequence[Batch], jobs: int) -> Iterator[tuple[int, int, int]]:
+def chunks(batches: Sequence[Batch], jobs: int, most: int = 20) -> Iterator[tuple[int, int, int]]:
     """(batch, start, stop) pieces of work, round-robin over the batches, made as dealt."""
-    starts = _starts(batches, jobs)
+    starts = _starts(batches, jobs, most)
     for k in range(max(map(len, starts), default=0)):
         for b, r in enumerate(starts):
             if k < len(r):
@@ -115,8 +141,10 @@ def chunks(batches: Sequence[Batch], jobs: int) -> Iterator[tuple[int, int, int]
 
 
 def run_batches(batches: Sequence[Batch], jobs: int = 1,
-                progress: Callable[[int, int], None] | None = None) -> list[SimResult]:
-    """Play every batch; results in batch order, records in index order.
+                progress: Callable[[int, int], None] | None = None,
+                cluster=None) -> list[SimResult]:
+    """Play every batch; results in batch order, records in index order. With `cluster`
+    (an `engine.sim.cluster.Cluster`), the games are played on it instead of here.
 
     Ctrl-C stops early: each result then holds the games that finished."""
     results = [new_result(b.game, b.players, b.specs, b.seed, b.n) for b in batches]
@@ -127,7 +155,10 @@ def run_batches(batches: Sequence[Batch], jobs: int = 1,
     pieces = sum(map(len, _starts(batches, jobs)))
     start = time.perf_counter()
     try:
-        if jobs <= 1 or pieces <= 1:
+        if cluster is not None:
+            work = chunks(batches, max(cluster.cpus, 2), cluster.chunk)
+            cluster.play(batches, work, _collect(results, total, progress))
+        elif jobs <= 1 or pieces <= 1:
             _serial(batches, chunks(batches, jobs), results, total, progress)
         else:
             _parallel(batches, chunks(batches, jobs), results, total, progress,
@@ -142,13 +173,15 @@ def run_batches(batches: Sequence[Batch], jobs: int = 1,
 
 
 def simulate(game, players: int | None, bots: Sequence[str], n: int, seed: int = 0,
-             progress: Callable[[int, int], None] | None = None, jobs: int = 1) -> SimResult:
+             progress: Callable[[int, int], None] | None = None, jobs: int = 1,
+             cluster=None) -> SimResult:
     """Play `n` games of `game` with `players` seats; `progress(done, n)` as games finish.
 
-    `jobs` > 1 plays them in that many worker processes with the same results. Ctrl-C
-    stops the batch: the result holds the games finished so far (`result.interrupted`)."""
+    `jobs` > 1 plays them in that many worker processes, `cluster` on a Ray cluster, with
+    the same results. Ctrl-C stops the batch: the result holds the games finished so far
+    (`result.interrupted`)."""
     batch = Batch.of(game, players, bots, n, seed)
-    return run_batches([batch], jobs=jobs, progress=progress)[0]
+    return run_batches([batch], jobs=jobs, progress=progress, cluster=cluster)[0]
 
 
 def _serial(batches, work, results, total, progress) -> None:
@@ -169,21 +202,34 @@ def _parallel(batches, work, results, total, progress, jobs: int) -> None:
     args = [b.worker_args() for b in batches]
     ctx = multiprocessing.get_context("spawn")
     pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(args,))
-    done = 0
+    collect = _collect(results, total, progress)
     try:
-        for b, records, error in pool.imap_unordered(_play_chunk, work):
-            if error is not None:
-                raise _rebuild(error)
-            results[b].records.extend(records)
-            done += len(records)
-            if progress is not None:
-                progress(done, total)
+        for answer in pool.imap_unordered(_play_chunk, work):
+            collect(answer)
         pool.close()
     except BaseException:
         pool.terminate()
         raise
     finally:
         pool.join()
+
+
+def _collect(results, total, progress) -> Callable[[tuple], None]:
+    """What takes a worker's answer (`play_chunk`): its records to their batch, or its error
+    raised here, whole."""
+    done = 0
+
+    def collect(answer: tuple) -> None:
+        nonlocal done
+        b, records, error = answer
+        if error is not None:
+            raise rebuild(error)
+        results[b].records.extend(records)
+        done += len(records)
+        if progress is not None:
+            progress(done, total)
+
+    return collect
 
 
 # ---------- the worker side ----------
@@ -198,20 +244,35 @@ def _init_worker(args: list) -> None:
 
 
 def _play_chunk(task: tuple[int, int, int]):
+    return play_chunk(_BATCHES, task)
+
+
+def play_chunk(args: list, task: tuple[int, int, int]):
+    """Games lo..hi-1 of batch b (`args`: each batch's `worker_args`), as (b, records,
+    None), or (b, [], error) for `rebuild`. Each game is built once per worker process."""
     b, lo, hi = task
-    spec, players, specs, seed = _BATCHES[b]
+    spec, players, specs, seed = args[b]
     try:
-        if spec not in _GAMES:
-            game = spec.load()
-            _GAMES[spec] = (game, compile_metrics(game))
-        game, metrics = _GAMES[spec]
+        game, metrics = built(spec)
         records = [play_one(game, players, specs, seed, i, metrics) for i in range(lo, hi)]
     except HordeError as exc:  # its pickled form would lose the problems and their spans
-        return b, [], (type(exc), exc.problems)
+        return b, [], error_of(exc)
     return b, records, None
 
 
-def _rebuild(error) -> HordeError:
+def built(spec: GameSpec) -> tuple:
+    """The game `spec` builds, and its compiled metrics, built once per process."""
+    if spec.digest not in _GAMES:
+        game = spec.load()
+        _GAMES[spec.digest] = (game, compile_metrics(game))
+    return _GAMES[spec.digest]
+
+
+def error_of(exc: HordeError) -> tuple:
+    return type(exc), exc.problems
+
+
+def rebuild(error) -> HordeError:
     cls, problems = error
     if issubclass(cls, PackError):
         return cls(problems)

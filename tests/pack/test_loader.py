@@ -190,7 +190,7 @@ def test_an_extends_cycle_is_reported(tmp_path, monkeypatch):
 def test_problems_from_every_file_are_raised_together(tmp_path):
     write(tmp_path, {
         "pack.yaml": "pack: p\ninclude: [a.yaml]\nacitons: []\n",
-        "a.yaml": "cards:\n  - {id: x}\n  - {id: x, count: many}\n",
+        "a.yaml": "cards:\n  - {id: x}\n  - {id: x, count: -1}\n",
         "modes/m.yaml": "extends: p\nparams: {a: 1}\nparams: {b: 2}\n",
         "house/h.yaml": "extends: p\nremove: {cards: [y]}\n",
     })

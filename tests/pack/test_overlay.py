@@ -3,7 +3,8 @@
 import pytest
 
 from engine.errors import PackError, Span
-from engine.pack.overlay import diff, merge
+from engine.pack.changes import diff
+from engine.pack.overlay import merge
 from engine.pack.yamlspan import compose_text, plain
 
 BASE = """\
@@ -37,7 +38,8 @@ def test_mappings_merge_by_key():
 
 def test_lists_with_ids_merge_by_id_and_new_ids_are_appended_in_order():
     merged = plain(merge(base(), over(
-        "cards:\n  - {id: zed, count: 1}\n  - {id: axe, count: 5}\n  - {id: bat}\n")))
+        "cards:\n  - {id: zed, count: 1, zone: deck}\n  - {id: axe, count: 5}\n"
+        "  - {id: bat, zone: deck}\n")))
     assert [c["id"] for c in merged["cards"]] == ["axe", "rope", "zed", "bat"]
     assert merged["cards"][0] == {"id": "axe", "count": 5, "tags": ["weapon"]}
 
@@ -45,8 +47,6 @@ def test_lists_with_ids_merge_by_id_and_new_ids_are_appended_in_order():
 def test_other_lists_are_replaced():
     merged = plain(merge(base(), over("flow:\n  - do: c\n")))
     assert merged["flow"] == [{"do": "c"}]
-    merged = plain(merge(base(), over("cards:\n  - {count: 3}\n")))
-    assert merged["cards"] == [{"count": 3}]
 
 
 def test_an_empty_list_replaces():
@@ -60,8 +60,8 @@ def test_a_scalar_replaces_a_mapping_and_back():
 
 def test_remove_deletes_by_id_before_the_rest_is_merged():
     merged = plain(merge(base(), over(
-        "remove:\n  cards: [rope, axe]\ncards:\n  - {id: axe, count: 9}\n")))
-    assert merged["cards"] == [{"id": "axe", "count": 9}]
+        "remove:\n  cards: [rope, axe]\ncards:\n  - {id: axe, count: 9, zone: deck}\n")))
+    assert merged["cards"] == [{"id": "axe", "count": 9, "zone": "deck"}]
     assert "remove" not in merged
 
 
@@ -108,20 +108,19 @@ def test_merge_leaves_its_inputs_alone():
     assert plain(original) == before
 
 
-def test_diff_describes_effective_changes():
-    old = plain(base())
-    old["actions"] = [{"id": "hit", "do": "a\nb\n"}]
-    new = plain(merge(base(), over(
+def test_diff_describes_effective_changes_item_by_item_with_their_lines():
+    old = compose_text(BASE + "actions:\n  - {id: hit, do: \"a\\nb\"}\n", "base.yaml")
+    new = merge(old, over(
         "params: {blocks: 24, speed: 2}\n"
         "remove: {cards: [rope]}\n"
-        "cards:\n  - {id: bat, count: 1}\n  - {id: axe, count: 3}\n")))
-    new["actions"] = [{"id": "hit", "do": "a\nc\n"}]
+        "cards:\n  - {id: bat, count: 1, zone: deck}\n  - {id: axe, count: 3}\n"
+        "actions:\n  - {id: hit, do: \"a\\nc\"}\n"))
     assert diff(old, new) == [
-        "params.blocks: 16 -> 24",
-        "+ params.speed: 2",
-        "cards[id=axe].count: 2 -> 3",
-        "- cards[id=rope]",
-        "+ cards[id=bat]",
-        "actions[id=hit].do: changed",
+        "~ params.blocks: 16 -> 24  (over.yaml:1)",
+        "+ params.speed: 2  (over.yaml:1)",
+        "~ cards[id=axe].count: 2 -> 3  (over.yaml:5)",
+        "- cards[id=rope]  (base.yaml:5)",
+        "+ cards[id=bat]  (over.yaml:4)",
+        "~ actions[id=hit].do: changed  (over.yaml:7)",
     ]
     assert diff(old, old) == []

@@ -34,8 +34,8 @@ def test_type_error_names_the_path_and_the_value():
 
 def test_integers_are_strict():
     assert check("pack: x\ncards:\n  - {id: a, count: 2.0}\n  - {id: b, count: true}\n") == [
-        (3, 20, "cards[0].count: expected an integer, got 2.0"),
-        (4, 20, "cards[1].count: expected an integer, got true"),
+        (3, 20, "cards[0].count: expected an integer or a string, got 2.0"),
+        (4, 20, "cards[1].count: expected an integer or a string, got true"),
     ]
 
 
@@ -99,13 +99,15 @@ def test_an_overlay_may_be_partial():
     assert (3, 11, "params.health: missing required key 'default'") in full
 
 
-def test_an_overlay_still_needs_ids_and_whole_flow_nodes():
-    text = "extends: demo\nactions:\n  - {do: x}\nflow:\n  - {then: []}\nacitons: 1\n"
+def test_an_overlay_still_needs_ids_but_patches_flow_nodes_by_id():
+    text = "extends: demo\nactions:\n  - {do: x}\nflow:\n  - {id: roll, then: []}\nacitons: 1\n"
     assert [m for _, _, m in check(text, overlay=True)] == [
         "actions[0]: missing required key 'id'",
-        "flow[0]: a flow node needs one of do, if, repeat, for_each, ask, window, call",
         "unknown key 'acitons' in the pack (did you mean 'actions'?)",
     ]
+    text = ("extends: demo\nflow:\n  replace: true\n  items: [{do: x, after: roll}]\n"
+            "policies: {greedy: {rules: [{id: x, before: pass, remove: true}]}}\n")
+    assert check(text, overlay=True) == []
 
 
 def test_a_pack_must_be_a_mapping():

@@ -32,14 +32,14 @@ def test_each_included_file_is_read_once_however_often_it_is_reached(tmp_path, m
         files[f"f{i}.yaml"] = f"params: {{p{i}: {i}}}\n" + (f"include: [{', '.join(nxt)}]\n"
                                                             if nxt else "")
     write(tmp_path, files)
-    reads: list[Path] = []
-    real = loader.compose_file
+    reads: list[str] = []
+    real = loader.compose_bytes
 
-    def counting(path, *args, **kwargs):
-        reads.append(path)
-        return real(path, *args, **kwargs)
+    def counting(data, name, *args, **kwargs):
+        reads.append(name)
+        return real(data, name, *args, **kwargs)
 
-    monkeypatch.setattr(loader, "compose_file", counting)
+    monkeypatch.setattr(loader, "compose_bytes", counting)
     tree = load_tree(str(tmp_path), validate=False)
     assert plain(tree.node)["params"] == {f"p{i}": i for i in range(n)}
     assert len(reads) == len(set(reads)) == n + 1

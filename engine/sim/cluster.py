@@ -1,0 +1,161 @@
+"""Playing on a Ray cluster: the same pieces of work as the worker processes, as Ray tasks.
+
+Sweeps outgrow one machine; Ray is the distributed engine the users of horde's agent API
+already run, so horde uses it rather than a scheduler of its own (it is an optional extra:
+`pip install 'horde[cluster]'`). What goes to the workers is each batch's `GameSpec`: the
+pack's and house rules' files by content with a hash over them, so a worker needs horde
+installed but not the pack, and refuses a spec changed on the way. Results come back by
+game index, as from worker processes, so a cluster gives exactly what `--jobs 1` gives.
+
+At most a few tasks per CPU are in flight: the rest are made as those finish, so Ctrl-C
+loses only what was in flight (the finished pieces are reported), and a million-game run
+never lists its work up front. `horde check` sends whole Hypothesis runs instead
+(`check`): each is independent, with its own seed, and the shortest failure wins.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+
+from engine.errors import HordeError
+
+INSTALL = "pip install 'horde[cluster]' (or: pip install 'ray[client]>=2.40')"
+# Games in one task at most: big enough that Ray's few milliseconds per task do not
+# count next to the games, small enough that Ctrl-C loses little and the CPUs stay busy
+# to the end (a slow game with greedy bots is ~0.3 s: 200 of them a minute on one core).
+MOST_GAMES_PER_TASK = 200
+# Tasks in flight per CPU of the cluster: one running, one waiting to start.
+IN_FLIGHT_PER_CPU = 2
+
+
+def ray_module():
+    """Ray, or a HordeError saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise HordeError("--cluster needs Ray, which is not installed", hint=INSTALL) from None
+    return ray
+
+
+class Cluster:
+    """A connection to a Ray cluster, and what horde plays on it."""
+
+    chunk = MOST_GAMES_PER_TASK
+
+    def __init__(self, ray, cpus: int, started: bool):
+        self.ray = ray
+        self.cpus = cpus
+        self.started = started  # a local Ray started by this process (stopped at its exit)
+        self._play = ray.remote(_play_task)
+        self._check = ray.remote(_check_task)
+
+    def play(self, batches, work: Iterator[tuple[int, int, int]],
+             collect: Callable[[tuple], None]) -> None:
+        """Play every piece of `work` (batch, start, stop); each answer to `collect`."""
+        args = self.ray.put([b.worker_args() for b in batches])
+        tasks = (self._play.remote(args, piece) for piece in work)
+        for answer in self._gather(tasks):
+            collect(answer)
+
+    def _gather(self, tasks: Iterable) -> Iterator:
+        """The tasks' answers as they finish, with at most IN_FLIGHT_PER_CPU × CPUs
+        submitted at a time; on any exit, those still running are cancelled."""
+        ray = self.ray
+        todo = iter(tasks)
+        pending: list = []
+        try:
+            while True:
+                while len(pending) < IN_FLIGHT_PER_CPU * self.cpus:
+                    task = next(todo, None)
+                    if task is None:
+                        break
+                    pending.append(task)
+                if not pending:
+                    return
+                ready, pending = ray.wait(pending, num_returns=1)
+                yield ray.get(ready[0])
+        finally:
+            for task in pending:
+                ray.cancel(task, force=True)
+
+    def check(self, game, *, examples: int, seed: int | None, progress=None, **options):
+        """`engine.check.run_check` as independent runs on the cluster (a few per CPU), each
+        with its own seed derived from `seed`: their games add up, and the shortest failure
+        is the answer. The first failure cancels the runs still going."""
+        from engine.check.driver import CheckResult, _round_seed, _shorter
+        from engine.sim.parallel import GameSpec, rebuild
+
+        runs = max(1, min(examples, IN_FLIGHT_PER_CPU * self.cpus))
+        sizes = [examples // runs + (k < examples % runs) for k in range(runs)]
+        if options.get("time_limit") is not None:  # the runs go in waves of one per CPU
+            options["time_limit"] /= math.ceil(runs / self.cpus)
+        spec = self.ray.put(GameSpec.of(game))
+        tasks = (self._check.remote(spec, size, None if seed is None else _round_seed(seed, k),
+                                    options) for k, size in enumerate(sizes))
+        total = CheckResult(0, 0, 0.0, examples, [])
+        start = time.perf_counter()
+        for error, part in self._gather(tasks):
+            if error is not None:
+                raise rebuild(error)
+            total.laws = part.laws
+            total.games += part.games
+            total.steps += part.steps
+            total.failing_games += part.failing_games
+            total.notes += part.notes
+            if part.failure is not None and _shorter(part.failure, total.failure):
+                total.failure = part.failure
+            total.seconds = time.perf_counter() - start
+            if progress is not None:
+                progress(total)
+            if total.failure is not None:
+                break
+        return total
+
+
+def connect(address: str) -> Cluster:
+    """Join the Ray cluster at `address` (`ray://host:10001`, `auto`), or start one on
+    this machine (`local`). Joined once per process: later calls reuse the connection."""
+    ray = ray_module()
+    from engine.sim.parallel import usable_cores
+
+    started = False
+    if not ray.is_initialized():
+        options = {"logging_level": logging.ERROR, "log_to_driver": False}
+        try:
+            with warnings.catch_warnings():  # Ray's own words on a failure: ours say more
+                warnings.simplefilter("ignore")
+                if address == "local":
+                    ray.init(num_cpus=usable_cores(), include_dashboard=False, **options)
+                    started = True
+                else:
+                    ray.init(address=address, **options)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise HordeError(f"--cluster {address}: cannot reach a Ray cluster ({exc})",
+                             hint="start one with `ray start --head` (see docs/cluster.md), "
+                                  "or use --cluster local") from None
+    cpus = int(ray.cluster_resources().get("CPU", 0))
+    if cpus < 1:
+        raise HordeError(f"--cluster {address}: the cluster has no CPUs to play on",
+                         hint="start workers with `ray start --address HEAD:6379`")
+    return Cluster(ray, cpus, started)
+
+
+# ---------- the worker side ----------
+
+def _play_task(args: list, piece: tuple[int, int, int]):
+    from engine.sim.parallel import play_chunk
+    return play_chunk(args, piece)
+
+
+def _check_task(spec, examples: int, seed: int | None, options: dict):
+    from engine.check.driver import run_check
+    from engine.sim.parallel import error_of
+    try:
+        game = spec.load()
+        return None, run_check(game, examples=examples, seed=seed, database=None, **options)
+    except HordeError as exc:
+        return error_of(exc), None
