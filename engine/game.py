@@ -78,21 +78,47 @@ class Game:
         object.__setattr__(self, "program", FlowProgram(self))
 
     # ---------- states ----------
-    def new_state(self, players: int | None = None, seed: int = 0, prepare=None):
+    def new_state(self, players: int | None = None, seed: int = 0, prepare=None,
+                  explicit_chance: bool = False):
         """A fresh game: setup done, flow run up to the first decision.
 
-        `prepare(state)` runs after setup and before the flow starts (scenarios use it)."""
+        `prepare(state)` runs after setup and before the flow starts (scenarios use it).
+        `explicit_chance`: every random draw is a chance node the caller picks an outcome
+        of (engine.agents.chance), the setup's first."""
+        from engine.errors import StateError
         from engine.setup import setup_state
         n = self.players_default if players is None else players
         if not self.players_min <= n <= self.players_max:
-            from engine.errors import StateError
             raise StateError(f"{self.title} is for {self.players_min} to {self.players_max} "
                              f"players, not {n}")
+        if explicit_chance:
+            from engine.agents import chance
+            from engine.state import State
+            if prepare is not None:
+                raise StateError("explicit chance cannot prepare a state")
+            return chance.new_state(State(self, n, seed),
+                                    lambda feed: setup_state(self, n, seed, chance=feed))
         return setup_state(self, n, seed, prepare)
 
     def state_from_dict(self, data: dict):
         from engine.persist import state_from_dict
         return state_from_dict(self, data)
+
+    def __reduce__(self):  # pickles as what it was loaded from (engine.agents.pickling)
+        from engine.agents.pickling import reduce_game
+        return reduce_game(self)
+
+    # ---------- the fixed action space of agents (engine.agents.actions) ----------
+    def action_space(self, players: int | None = None):
+        from engine.agents.actions import space
+        return space(self, self.players_default if players is None else players)
+
+    def num_distinct_actions(self, players: int | None = None) -> int:
+        return self.action_space(players).size
+
+    def action_label(self, i: int, players: int | None = None) -> str:
+        """What action id `i` stands for, as a label (`move(to=3,4)`)."""
+        return self.action_space(players).label(i)
 
     # ---------- lookups used while playing ----------
     def tags_of(self, card_id: str) -> frozenset[str]:

@@ -31,11 +31,15 @@ def pack_hash(raw: dict, params: dict, mode: str | None, version: int = HASH_VER
     dice decides play), the mode, the params and the version. Version 1 sorted the keys, so
     a pack with its zones reordered kept its hash; it stays to check games saved with it.
     Both leave out keys only scenarios read (`NOT_PLAY`), the words an ask or window gives
-    players (its `text:`) and the `id` of a flow node or policy rule (a name for overlays to
-    hook): they decide nothing, and a game recorded before a pack gained them still replays."""
+    players (its `text:`), the `id` of a flow node or policy rule (a name for overlays to
+    hook) and the `domains:` of actions (what agents' action spaces are made of): they decide
+    nothing, and a game recorded before a pack gained them still replays."""
     if any(k in raw for k in NOT_PLAY):
         raw = {k: v for k, v in raw.items() if k not in NOT_PLAY}
     raw = _without_hook_ids(_without_point_texts(raw))
+    if any(isinstance(a, dict) and "domains" in a for a in raw.get("actions") or ()):
+        raw = {**raw, "actions": [{k: v for k, v in a.items() if k != "domains"}
+                                  if isinstance(a, dict) else a for a in raw["actions"]]}
     blob = [raw, params] if version == 1 else [version, mode, raw, params]
     text = json.dumps(blob, sort_keys=version == 1, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]

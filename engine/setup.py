@@ -32,8 +32,10 @@ def _copy_cards(S, made) -> None:
     S.own_all(deep)
 
 
-def setup_state(game, players: int, seed: int, prepare=None) -> State:
+def setup_state(game, players: int, seed: int, prepare=None, chance=None) -> State:
+    """`chance`: the draws of an explicit-chance setup (engine.agents.chance)."""
     S = State(game, players, seed)
+    S.chance = chance
     for z in game.zones.values():
         if z.per_player:
             for i in range(players):

@@ -147,7 +147,7 @@ class State:
                  "log", "over", "winners", "losers", "cur", "turns", "steps", "fx_steps",
                  "depth", "forced", "next_uid", "events", "end_turn_requested", "limit_hit",
                  "seed", "_decision", "transactional", "history", "stop_turns", "stop_scripted",
-                 "fx_cap", "step_cap", "own", "deep", "_ahead")
+                 "fx_cap", "step_cap", "own", "deep", "_ahead", "chance")
 
     # ---------- construction ----------
     def __init__(self, game: Game, players: int, seed: int):
@@ -187,6 +187,7 @@ class State:
         self.fx_cap = game.limits["effect_steps"]  # the budgets, read on every charge
         self.step_cap = game.limits["steps"]
         self.pl: list[dict] = [{} for _ in range(players)]
+        self.chance = None  # explicit chance (engine.agents.chance): None, rolls inside
 
     # ---------- the public API ----------
     def decision(self) -> Decision | None:
@@ -208,13 +209,16 @@ class State:
     def apply(self, action: str | Binding) -> None:
         """Take this legal action — a `Binding` of the decision, or its label — then run the
         rules until the next decision."""
+        if self.chance is not None and not self.chance.running:
+            from engine.agents import chance
+            return chance.apply(self, action)
         d = self._decision  # self.decision(), without a call when it is known
         if d is None or self.over:
             d = self.decision()
         if d is None:
             raise StateError("the game is over: no action can be taken")
-        if type(action) is not str:
-            action = self._label_of(d, action)
+        if type(action) is not str:  # a Binding, or an action id (engine.agents.actions)
+            action = self._label_of(d, action) if type(action) is not int else self._label_of_id(action)
         if action not in d.bindings:  # d.index
             raise StateError(f"'{action}' is not a legal action now",
                              hint=did_you_mean(action, d.actions) or
@@ -247,6 +251,28 @@ class State:
         raise StateError(f"'{b.label}' is not a legal action now",
                          hint=f"legal: {', '.join(d.actions[:12])}")
 
+    def legal_action_ids(self) -> list[int]:
+        """The ids of the legal actions in the game's fixed action space, ascending
+        (`Game.action_space`); `apply` takes one."""
+        from engine.agents.actions import legal_action_ids
+        return legal_action_ids(self)
+
+    def _label_of_id(self, i: int) -> str:
+        from engine.agents.actions import label_of_id
+        return label_of_id(self, i)
+
+    # explicit chance (engine.agents.chance): random events as nodes a caller picks
+    def is_chance_node(self) -> bool:
+        return self.chance is not None and self.chance.pending is not None
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        from engine.agents import chance
+        return chance.outcomes(self)
+
+    def apply_chance(self, outcome: int) -> None:
+        from engine.agents import chance
+        chance.apply_chance(self, outcome)
+
     def is_terminal(self) -> bool:
         return self.over
 
@@ -271,10 +297,11 @@ class State:
     def to_dict(self) -> dict:
         return state_to_dict(self)
 
-    def clone(self, record: bool = True) -> State:
+    def clone(self, record: bool = True, reseed: int | None = None) -> State:
         """An independent copy. Its log and history share their past with this state's
         (`engine.journal`); `record=False` starts them empty, for a search bot's throwaway
-        copies, which never read them."""
+        copies, which never read them. `reseed`: the copy rolls its own dice from this
+        seed, so copies a search makes do not all see the same future."""
         c = State.__new__(State)
         c.game = self.game
         c.seed = self.seed
@@ -320,6 +347,10 @@ class State:
         c.stop_scripted = self.stop_scripted
         c.fx_cap = self.fx_cap
         c.step_cap = self.step_cap
+        c.chance = None if self.chance is None else self.chance.copy()
+        if reseed is not None:
+            from engine.agents.chance import reseed as fresh
+            fresh(c, reseed)
         return c
 
     def _restore(self, other: State) -> None:
@@ -330,6 +361,13 @@ class State:
         return isinstance(other, State) and self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+    def __deepcopy__(self, memo) -> State:  # a deep copy is a clone, made the quick way
+        return self.clone()
+
+    def __reduce__(self):  # pickles through to_dict (engine.agents.pickling)
+        from engine.agents.pickling import reduce_state
+        return reduce_state(self)
 
     # ---------- mechanics used by builtins ----------
     def charge(self, n: int) -> None:
@@ -365,6 +403,8 @@ class State:
     def rand_below(self, n: int) -> int:
         if n <= 0:
             raise RuleRuntimeError(f"cannot choose among {n} possibilities")
+        if self.chance is not None:
+            return self.chance.draw(n)
         return self.words(1)[0] % n
 
     def roll_dice(self, die: str, n: int) -> list:
@@ -373,7 +413,7 @@ class State:
         game and shared by every roll that shows it (nothing changes a log entry once it is
         written)."""
         faces, entries, k = self.game.program.rolls[die]
-        if self.forced or entries is None or n <= 0:
+        if self.forced or entries is None or n <= 0 or self.chance is not None:
             return self._roll_one_by_one(die, n)
         if n > LANES_MAX:
             return self.roll_dice(die, LANES_MAX) + self.roll_dice(die, n - LANES_MAX)
@@ -420,6 +460,11 @@ class State:
     def shuffle_list(self, lst: list) -> None:
         """Fisher-Yates with the game's RNG, its draws made together (`words`)."""
         i = len(lst) - 1
+        if self.chance is not None:  # a draw at a time, each a chance event
+            for k in range(i, 0, -1):
+                j = self.rand_below(k + 1)
+                lst[k], lst[j] = lst[j], lst[k]
+            return
         while i > 0:
             for w in self.words(min(i, LANES_MAX)):
                 j = w % (i + 1)

@@ -47,5 +47,11 @@ _WORDS = [
     ("lift", "ent zone", "none", True, "Take a piece off the board into a zone."),
 ]
 
+# What the lists of words hold, for agents' action spaces (`Builtin.domain`)
+_DOMAINS = {"cells": "cell", "cells_in": "cell", "neighbors": "step", "area": "cell",
+            "closer_steps": "step", "farther_steps": "step", "closest_first": "arg0",
+            "free_cells": "cell", "empty_cells": "cell", "pieces_at": "piece", "pieces": "piece"}
+
 for _name, _args, _returns, _effect, _doc in _WORDS:
-    board_builtin(_name, _args, _returns, _effect, _doc)
+    board_builtin(_name, _args, _returns, _effect, _doc,
+                  **({"domain": _DOMAINS[_name]} if _name in _DOMAINS else {}))

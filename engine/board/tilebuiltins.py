@@ -47,9 +47,14 @@ _SHARED = [
 # which every word that reads them declares (or reads everything). Only tile boards
 # answer `move_to`.
 _TOUCHES = {"move_to": {"writes": {"cell"}}}
+# What the lists of words hold, for agents' action spaces (`Builtin.domain`)
+_DOMAINS = {"neighbors": "step", "shortest_path": "cell", "step_toward": "step", "closest": "arg1",
+            "open_steps": "step", "approach": "step", "pieces": "piece", "pieces_at": "piece",
+            "stacked": "cell"}
 
 for _name, _args, _ret, _fx, _doc in _SHARED:
-    board_builtin(_name, _args, _ret, _fx, _doc, **_TOUCHES.get(_name, {}))
+    board_builtin(_name, _args, _ret, _fx, _doc, **_TOUCHES.get(_name, {}),
+                  **({"domain": _DOMAINS[_name]} if _name in _DOMAINS else {}))
 
 
 def _tiles(S, fn: str) -> TileBoard:
@@ -59,7 +64,7 @@ def _tiles(S, fn: str) -> TileBoard:
     return b
 
 
-@builtin("movable", "list card any? list?", "list")
+@builtin("movable", "list card any? list?", "list", domain="arg0")
 def _movable(S, xs, kinds, toward=None, skip=None):
     """The pieces of a list that have an open step (a neighbouring square without a piece
     of the kind(s); with a list of targets, one move closer to the nearest of them),
@@ -80,14 +85,14 @@ def _placements(S, t):
     return b.map(S).placements(b.tile_def(S, t))
 
 
-@builtin("spots", "ent", "list")
+@builtin("spots", "ent", "list", domain="spot")
 def _spots(S, t):
     """The tile positions where tile `t` fits in some rotation."""
     b = _tiles(S, "spots")
     return sorted({at for at, _ in b.map(S).placements(b.tile_def(S, t))})
 
 
-@builtin("rotations", "ent any", "list:int")
+@builtin("rotations", "ent any", "list:int", domain="rotation")
 def _rotations(S, t, at):
     """The rotations (0, 90, 180, 270; clockwise) in which tile `t` fits at position `at`."""
     b = _tiles(S, "rotations")
@@ -117,13 +122,13 @@ def _tile_at(S, sq):
     return _tiles(S, "tile_at").tile_at(S, sq)
 
 
-@builtin("squares", "ent str?", "list")
+@builtin("squares", "ent str?", "list", domain="cell")
 def _squares(S, t, kind=None):
     """The squares of a placed tile that pieces may enter, or all its squares of one kind."""
     return _tiles(S, "squares").squares(S, t, kind)
 
 
-@builtin("exits", "ent", "list")
+@builtin("exits", "ent", "list", domain="cell")
 def _exits(S, t):
     """The outer square of each road leaving a placed tile."""
     return _tiles(S, "exits").exits(S, t)
@@ -141,7 +146,7 @@ def _edges_match(S):
     return _tiles(S, "edges_match").map(S).edges_match()
 
 
-@builtin("peek", "zone int", "list:ent")
+@builtin("peek", "zone int", "list:ent", domain="card")
 def _peek(S, z, n):
     """The top `n` entities of a zone, top first (fewer if it holds fewer)."""
     if type(z) is not Z:

@@ -38,6 +38,10 @@ class Builtin:
     writes: frozenset[str]
     frames: bool  # it may push or pop the flow's frames, or is not known not to
     ends: bool  # it may end the game
+    # what a list it returns holds, for agents' declared action spaces (engine.agents.domains):
+    # seat, card, piece, cell, step (a cell next to its first argument), spot, rotation,
+    # range, arg0/arg1 (some of that argument's items); None: not said
+    domain: str | None = None
 
     @property
     def min_args(self) -> int:
@@ -53,7 +57,8 @@ BUILTINS: dict[str, Builtin] = {}
 
 def builtin(name: str, args: str = "", returns: str = "any", effect: bool = False,
             varargs: bool = False, *, reads: Iterable[str] | None = None,
-            writes: Iterable[str] | None = None, frames: bool = True, ends: bool = False):
+            writes: Iterable[str] | None = None, frames: bool = True, ends: bool = False,
+            domain: str | None = None):
     """Register `fn(S, ...)` as the builtin `name`. `args` is a space-separated kind list.
 
     What it touches, for the analyses that skip work which cannot matter: the keys of the
@@ -61,13 +66,13 @@ def builtin(name: str, args: str = "", returns: str = "any", effect: bool = Fals
     spell, like a board's own variable). Unsaid, it reads everything, and an effect
     writes everything. `frames`: it may push or pop the flow's frames, which a builtin
     is taken to do unless it says not (the core vocabulary below); `ends`: it may end
-    the game."""
+    the game; `domain`: what a list it returns holds (`Builtin.domain`)."""
     read = frozenset(reads) if reads is not None else frozenset({ANY})
     written = frozenset(writes) if writes is not None else frozenset({ANY} if effect else ())
 
     def register(fn):
         BUILTINS[name] = Builtin(name, fn, tuple(args.split()), returns, effect, varargs,
-                                 (fn.__doc__ or "").strip(), read, written, frames, ends)
+                                 (fn.__doc__ or "").strip(), read, written, frames, ends, domain)
         return fn
 
     return register
@@ -152,7 +157,7 @@ def _abs(S, x):
     return abs(x)
 
 
-@_core("range", "int int?", "list", reads=_ARGS)
+@_core("range", "int int?", "list", reads=_ARGS, domain="range")
 def _range(S, a, b=None):
     """`range(n)` is 0..n-1, `range(a, b)` is a..b-1."""
     r = range(a) if b is None else range(a, b)
@@ -168,14 +173,14 @@ def _first(S, xs):
     return items[0] if items else None
 
 
-@_core("sorted", "list", "list", reads=_ARGS)
+@_core("sorted", "list", "list", reads=_ARGS, domain="arg0")
 def _sorted(S, xs):
     """The list in ascending order."""
     return sorted(_items(S, xs))
 
 
 # ---- players ----
-@_core("opponents", "player", "list:player")
+@_core("opponents", "player", "list:player", domain="seat")
 def _opponents(S, p):
     """Every player but `p`, in seat order after `p`."""
     n = len(S.pl)
@@ -202,7 +207,7 @@ def _top(S, z):
     return E(lst[-1]) if lst else None
 
 
-@_core("cards", "zone", "list:ent", reads=_ZONES)
+@_core("cards", "zone", "list:ent", reads=_ZONES, domain="card")
 def _cards(S, z):
     """The entities in a zone, bottom to top."""
     try:  # S.zone(z), which says what is wrong if this fails
@@ -447,7 +452,7 @@ def _str(S, x):
 
 
 # ---- looking at the game as a whole (scenario expectations, metrics, invariants) ----
-@_core("winners", "", "list:player")
+@_core("winners", "", "list:player", domain="seat")
 def _winners(S):
     """The players who have won (empty while the game goes on, or after a draw)."""
     return [S.players[i] for i in S.winners]

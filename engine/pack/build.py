@@ -312,7 +312,7 @@ class Builder:
                 if z is not None and z not in zones:
                     self.fail(f"{cid}: unknown zone '{z}'", section, k, key, hint=did_you_mean(z, zones))
             count = self.whole((section, k, "count"), c.get("count"), 1, 1000)
-            out[cid] = CardDef(cid, count, c.get("zone"), c.get("discard"),
+            out[cid] = CardDef(cid, 1 if count is None else count, c.get("zone"), c.get("discard"),
                                frozenset(c.get("tags", [])), dict(c.get("fields") or {}),
                                c.get("name", cid), c.get("text", ""), self.node(section, k).span)
         return out

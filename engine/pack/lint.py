@@ -11,6 +11,7 @@ compare` show the policy ones for a variant's new actions.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from engine.errors import Problem
 from engine.flow.nodes import ASK, WINDOW
@@ -37,7 +38,7 @@ def _passing(game) -> set[str]:
             if n.kind == WINDOW or n.kind == ASK and n.can_pass}
 
 
-def never_played(game, name: str) -> list[tuple[str, object]]:
+def never_played(game, name: str) -> list[tuple[str, Any]]:
     """(action id, the rule that stops it) for each action policy `name` can never play: a
     rule with no `if` comes first that always matches where the action is offered (`*`,
     or `pass` where pass is offered at every point of the action), and no rule above it
@@ -102,5 +103,5 @@ def bot_warnings(game, specs: list[str], base) -> list[Problem]:
     """What `horde sim` and `horde compare` warn of: the actions `game` has and the
     `base` game has not (a variant's new ones) that a seat's policy bot never plays."""
     new = {a.id for a in game.actions} - {a.id for a in base.actions}
-    names = dict.fromkeys(p for p in map(_policy_of, specs) if p in game.policies)
+    names = dict.fromkeys(p for p in map(_policy_of, specs) if p is not None and p in game.policies)
     return [w for name in names for w in policy_warnings(game, name, only=new)] if new else []

@@ -51,7 +51,8 @@ def test_a_misspelt_piece_kind_and_a_text_into_a_number_field(tmp_path):
                       "          z.speed = 'two'\n"
                       "      for z in pieces(['runner', 'dozr']):\n"
                       "          z.weapon = 3\n"
-                      "          z.speed = z.speed + 1\n")
+                      "          z.speed = z.speed + 1\n"
+                      "    id: typed\n")
     assert probs == [
         (5, 23, "'pieces': no card or piece kind 'shamblr'", "did you mean 'shambler'?"),
         (6, 11, "'speed' holds a number: it cannot be set to a text", None),

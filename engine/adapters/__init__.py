@@ -1,0 +1,1 @@
+"""Adapters of horde games to agent libraries (the optional extra `[agents]`)."""

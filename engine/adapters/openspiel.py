@@ -1,0 +1,218 @@
+"""Every pack as an OpenSpiel game: `load_game(pack, mode=None, players=N, **params)`.
+
+Needs the optional extra: `pip install -e '.[agents]'`. The game is registered with
+pyspiel under a short name (`horde_<pack>_<mode>`), so `pyspiel.load_game(name, {...})`
+and OpenSpiel's own serialization (which loads a game by name and replays a state's
+history) work too. Chance is explicit (engine.agents.chance): every roll, draw and
+shuffle step is a chance node, so `serialize=True` simulation tests can replay games.
+
+Actions are the pack's fixed action ids (engine.agents.actions); the observation string
+and tensor are the seat's view (engine.agents.observe); the information state adds a
+digest of the actions taken so far (chance draws left out: they may be private), a
+constant size. A game stops, as a draw, after `max_game_length` moves (decisions and chance
+events together) — by default MOVES_PER_TURN per turn of the pack's turn limit; `turns`
+stops it sooner, as horde's turn limit does.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import engine
+from engine.agents import observe
+
+MOVES_PER_TURN = 100  # moves one turn may take, for the default max_game_length
+MOVES_NO_TURN_LIMIT = 100_000  # max_game_length of a pack without a turn limit
+
+
+def short_name(pack: str, mode: str | None) -> str:
+    name = f"horde_{pack}" + (f"_{mode}" if mode else "")
+    return re.sub(r"[^a-z0-9_]", "_", name.lower())
+
+
+@functools.cache
+def _load(pack, mode, params: tuple = ()):
+    """A pack loaded once per process: every game object of a name and params shares it."""
+    return engine.load(pack, mode=mode, params=dict(params) or None)
+
+
+def _plain_params(hg) -> dict:
+    return {k: v for k, v in hg.params.items() if type(v) in (int, float, bool, str)}
+
+
+def load_game(pack: str, mode: str | None = None, players: int | None = None, **params):
+    """The pack (id or path) as a `pyspiel.Game`; `params`: the pack's params, and `turns`,
+    `max_game_length` of the adapter."""
+    name = short_name(str(pack).rstrip("/").split("/")[-1], mode)
+    if name not in pyspiel.registered_names():
+        hg = _load(pack, mode)
+        spec = {"players": hg.players_default, "turns": 0, "max_game_length": 0,
+                **_plain_params(hg)}
+        game_type = pyspiel.GameType(
+            short_name=name, long_name=f"horde: {hg.title}" + (f" ({mode})" if mode else ""),
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+            information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+            utility=pyspiel.GameType.Utility.GENERAL_SUM,
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=hg.players_max, min_num_players=hg.players_min,
+            provides_information_state_string=True, provides_information_state_tensor=False,
+            provides_observation_string=True, provides_observation_tensor=True,
+            parameter_specification=spec)
+        _TYPES[name] = (pack, mode)
+        cls = type(f"HordeGame_{name}", (HordeGame,), {"TYPE": game_type})
+        globals()[cls.__name__] = cls  # where pickle looks a game's class up
+        pyspiel.register_game(game_type, cls)
+    given = dict(params)
+    if players is not None:
+        given["players"] = players
+    return pyspiel.load_game(name, given)
+
+
+_TYPES: dict[str, tuple] = {}  # short name -> (pack, mode)
+_CONFIGS: dict[tuple, Config] = {}  # (short name, params) -> what its games share
+
+
+class Config:
+    """What every game object of one short name and params shares. It is kept here, not on
+    the game: pyspiel may hand a state a fresh Python object for the same C++ game, one
+    without the attributes its constructor set."""
+
+    def __init__(self, pack, mode, params: dict):
+        base = _load(pack, mode)
+        self.full = full = {"players": base.players_default, "turns": 0, "max_game_length": 0,
+                            **_plain_params(base), **params}
+        own = {k: full[k] for k in _plain_params(base) if full[k] != base.params[k]}
+        self.hg = hg = _load(pack, mode, tuple(sorted(own.items()))) if own else base
+        self.n = n = int(full["players"])
+        self.turns = int(full["turns"]) or None
+        limit = hg.limits.get("turns") or 0
+        if self.turns:
+            limit = min(limit, self.turns) if limit else self.turns
+        self.max_moves = int(full["max_game_length"]) or (
+            limit * MOVES_PER_TURN if limit else MOVES_NO_TURN_LIMIT)
+        self.space = hg.action_space(n)
+        self.layout = observe.layout(hg, n)
+        self.max_outcomes = _max_outcomes(hg, n)
+        self.initial = hg.new_state(players=n, explicit_chance=True)  # its setup remembered
+        if self.turns:
+            self.initial.stop_turns = self.turns
+        self.key: tuple = ("", {})
+
+    def __deepcopy__(self, memo):  # shared by every state of its games
+        return self
+
+    def __reduce__(self):
+        return (config, (None, *self.key))
+
+
+def config(game=None, name: str = "", params: dict | None = None) -> Config:
+    if game is not None:
+        name, params = game.get_type().short_name, game.get_parameters()
+    key = (name, tuple(sorted((params or {}).items())))
+    got = _CONFIGS.get(key)
+    if got is None:
+        pack, mode = _TYPES[name]
+        got = _CONFIGS[key] = Config(pack, mode, dict(params or {}))
+        got.key = (name, dict(params or {}))
+    return got
+
+
+class HordeGame(pyspiel.Game):
+    """A pack's game; one subclass per registered pack and mode says which (`TYPE`)."""
+
+    TYPE: Any = None
+
+    def __init__(self, params=None):
+        cfg = config(name=self.TYPE.short_name, params=dict(params or {}))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=cfg.space.size, max_chance_outcomes=cfg.max_outcomes,
+            num_players=cfg.n, min_utility=-1.0, max_utility=1.0, utility_sum=None,
+            max_game_length=cfg.max_moves)
+        super().__init__(self.TYPE, info, cfg.full)
+
+    def new_initial_state(self):
+        return HordeSpielState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return Observer(config(self), iig_obs_type)
+
+
+def _max_outcomes(hg, players: int) -> int:
+    """A bound on the outcomes of one draw: a die's faces, a shuffle of every entity the
+    deal makes (a draw among a list of them), at least 2."""
+    S = hg.new_state(players=players)
+    return max(len(S.ents) + 1, *(len(f) for f in hg.dice.values()), 2) * 2
+
+
+class HordeSpielState(pyspiel.State):
+    def __init__(self, game: HordeGame):
+        super().__init__(game)
+        self.g = cfg = config(game)
+        self.S = cfg.initial.clone()
+        self.moves = 0
+        self.seen = [b""] * cfg.n  # per seat, the digest of what it observed and did
+
+    def current_player(self):
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        if self.S.is_chance_node():
+            return pyspiel.PlayerId.CHANCE
+        return self.S.current_player()
+
+    def _legal_actions(self, player):
+        return self.S.legal_action_ids()
+
+    def chance_outcomes(self):
+        return self.S.chance_outcomes()
+
+    def _apply_action(self, action):
+        actor = self.current_player()
+        if self.S.is_chance_node():
+            self.S.apply_chance(int(action))
+        else:
+            self.S.apply(int(action))
+        self.moves += 1
+        if actor >= 0:  # what each seat remembers: the actions taken (a chance draw may be private)
+            move = f"{actor}:{action};".encode()
+            self.seen = [hashlib.blake2b(h + move, digest_size=16).digest() for h in self.seen]
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance:{action}"
+        return self.g.space.label(int(action))
+
+    def is_terminal(self):
+        return self.S.is_terminal() or self.moves >= self.g.max_moves
+
+    def returns(self):
+        return self.S.returns() if self.S.is_terminal() else [0.0] * self.g.n
+
+    def __str__(self):
+        return observe.observation(self.S, None)
+
+
+class Observer:
+    """OpenSpiel's PyObserver: the seat's view (engine.agents.observe); with perfect recall,
+    the digest of its past observations too."""
+
+    def __init__(self, game: Config, iig_obs_type=None):
+        self.recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(game.layout.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        t = self.tensor
+        t.fill(0)
+        for i, v in observe.entries(state.S, player):
+            t[i] = v
+
+    def string_from(self, state, player):
+        text = observe.observation(state.S, player)
+        return state.seen[player].hex() + " " + text if self.recall else text
