@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import engine
-from bench import cold, machine, mcts, play, policy, reference
+from bench import check, cold, machine, mcts, play, policy, reference
 from bench.report import METRICS, better
 from engine.errors import HordeError
 from engine.pack.loader import list_packs
@@ -73,8 +73,15 @@ def measure_workload(w: Workload, seconds: float, with_cold: bool = True) -> dic
                                         lambda k: play.play_game(game, players, k))
             row["ref_games_per_s"] = ref["games_per_s"]
             row["ref_ratio"] = ref["ratio"]
+            if w.pack in reference.CONTRACTS:
+                ref = reference.alternating(w.pack, players, seconds,
+                                            lambda k: play.play_game(game, players, k),
+                                            programs=reference.CONTRACTS)
+                row["contract_games_per_s"] = ref["games_per_s"]
+                row["contract_ratio"] = ref["ratio"]
         if policy.has_policy(game):
             row.update(policy.measure(game, players, seconds / 2))
+        row.update(check.measure(game, players, seconds / 4))
         if mcts.available():
             got = mcts.measure(game, players, states, seconds / 4) or {}
             if "error" in got:

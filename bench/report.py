@@ -27,12 +27,17 @@ METRICS: dict[str, tuple[str, bool, str]] = {
     "maxrss_kib": ("process RSS KiB", False, "{:,.0f}"),
     "ref_games_per_s": ("by hand games/s", True, "{:,.0f}"),
     "ref_ratio": ("engine/by hand", True, "{:.3f}"),
+    "contract_games_per_s": ("contract games/s", True, "{:,.0f}"),
+    "contract_ratio": ("engine/contract", True, "{:.3f}"),
     "mcts_iterations_per_s": ("MCTS it/s", True, "{:,.0f}"),
     "greedy_games_per_s": ("greedy games/s", True, "{:,.2f}"),
+    "check_decisions_per_s": ("check decisions/s", True, "{:,.0f}"),
 }
 # Two tables, so each fits a terminal: playing speed, then start-up and memory.
 PLAY_COLUMNS = ["games_per_s", "decisions_per_s", "apply_per_s", "txn_games_per_s", "clone_us",
-                "ref_games_per_s", "ref_ratio", "mcts_iterations_per_s", "greedy_games_per_s"]
+                "ref_games_per_s", "ref_ratio", "contract_games_per_s", "contract_ratio",
+                "mcts_iterations_per_s", "greedy_games_per_s",
+                "check_decisions_per_s"]
 START_COLUMNS = ["import_ms", "load_ms", "first_state_ms", "peak_kib", "maxrss_kib"]
 
 
@@ -79,7 +84,8 @@ def show(result: dict, console: Console | None = None) -> None:
     console = console or Console()
     m, st = result["machine"], result["settings"]
     console.print(table(result, PLAY_COLUMNS,
-                        f"playing, random bots (greedy: the pack's policy; {st['seconds']:g} s "
+                        f"playing, random bots (greedy: the pack's policy; check: every law of "
+                        f"`horde check`; {st['seconds']:g} s "
                         f"per workload, best of {st['repeat']})"))
     console.print(table(result, START_COLUMNS, "cold start (fresh process) and memory"))
     console.print(f"[dim]{m['cpu']}, {m['nproc']} cores, Python {m['python']}[/dim]")
@@ -95,7 +101,7 @@ def compare(new: dict, old: dict) -> Table:
     """Speed-up factors new vs old (> 1: the new run is better) for shared workloads."""
     t = Table(title="speed-up vs the earlier run (> 1 is better)")
     t.add_column("pack / mode")
-    metrics = [m for m in METRICS if m != "ref_games_per_s"]
+    metrics = [m for m in METRICS if m not in ("ref_games_per_s", "contract_games_per_s")]
     rows = []
     for name, w in new["workloads"].items():
         o = old.get("workloads", {}).get(name)

@@ -70,14 +70,18 @@ def decode(v, game):
     return v
 
 
-def state_to_dict(S) -> dict:
+def state_to_dict(S, encode_ents=None) -> dict:
+    """The state as a JSON-ready dict; `encode_ents` writes the entity records, as
+    `{str(uid): encode(record)}` (the laws pass one that reuses the encodings of unchanged
+    records: `engine.snapshot`)."""
     g = S.game
     return {
         "format": FORMAT, "pack": g.pack_id, "mode": g.mode, "hash": g.hash,
         "hash_version": HASH_VERSION,
         "players": len(S.pl), "seed": S.seed,
         "pl": encode(S.pl),
-        "ents": {str(u): encode(e) for u, e in S.ents.items()},
+        "ents": {str(u): encode(e) for u, e in S.ents.items()} if encode_ents is None
+        else encode_ents(S.ents),
         "zones": {k: list(v) for k, v in S.zones.items()},
         "vars": encode(S.vars), "turn": encode(S.turn),
         "stack": [[f[0], f[1], encode(f[2]), encode(f[3]), f[4]] for f in S.stack],
@@ -88,12 +92,14 @@ def state_to_dict(S) -> dict:
     }
 
 
-def state_view(S, player: int | None) -> dict:
+def state_view(S, player: int | None, d: dict | None = None, logs: bool = True) -> dict:
     """The state as `player` may see it: hidden zones reduced to their sizes, no RNG.
 
     The seed goes too: with the seed and the public history a player could replay the
-    RNG and read the order of every shuffled stack."""
-    d = state_to_dict(S)
+    RNG and read the order of every shuffled stack. `d` is the state's `state_to_dict`
+    when it is at hand (it is left as it is); `logs=False` leaves the log and the history
+    out of the view instead of masking them (the laws look for hidden entities elsewhere)."""
+    d = state_to_dict(S) if d is None else dict(d)
     d.pop("rng")
     d.pop("forced")
     d.pop("seed")
@@ -101,7 +107,10 @@ def state_view(S, player: int | None) -> dict:
     hidden_ents = _hidden(S, player, zones)
     d["zones"] = zones
     d["ents"] = {u: e for u, e in d["ents"].items() if int(u) not in hidden_ents}
-    d["log"], d["history"] = _masked_acts(d["log"], d["history"], hidden_ents, player)
+    if logs:
+        d["log"], d["history"] = _masked_acts(d["log"], d["history"], hidden_ents, player)
+    else:
+        del d["log"], d["history"]
     d["viewer"] = player
     return d
 

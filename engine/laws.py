@@ -16,16 +16,18 @@ the law is broken (`expect`), or else the name of the law (`key`) for `expect_la
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine import rng
+from engine.codec import state_view
 from engine.dsl.compiler import Compiled
 from engine.errors import HordeError, Span
 from engine.flow.machine import evaluate
 from engine.flow.nodes import REPEAT
+from engine.snapshot import UNSTEP, RecordMemo, fingerprint, situation
 
 LAWS = {
     "invariants": "the pack's invariants and player field bounds hold",
@@ -141,6 +143,8 @@ def _def_span(g, cid: str) -> Span | None:
 def conservation(S, base: Counter | None, skip: frozenset[str] = frozenset()) -> list[Violation]:
     """Counts of ids unchanged since `base`; each entity in one zone, or on the board (an
     entity with a `cell`), and every zone list agreeing with where its entities say they are."""
+    if _conserved(S, base, skip):
+        return []
     g = S.game
     law = LAWS["conservation"]
     out: list[Violation] = []
@@ -175,6 +179,23 @@ def conservation(S, base: Counter | None, skip: frozenset[str] = frozenset()) ->
             out.append(Violation(law, _def_span(g, ent["id"]), f"entity #{u} ({ent['id']}) says "
                                  f"it is in zone {z}, which does not list it", "conservation"))
     return out
+
+
+def _conserved(S, base: Counter | None, skip: frozenset[str]) -> bool:
+    """Whether `conservation` finds nothing, asked in a few whole-table passes: the same
+    counts, no entity listed twice, the zone lists and the entities' own `@z` the same
+    map, and no entity both out of every zone and off the board."""
+    if base is not None and entity_counts(S, skip) != base:
+        return False
+    zones = S.zones
+    listed = {u: key for key, uids in zones.items() for u in uids}
+    if len(listed) != sum(map(len, zones.values())):
+        return False
+    said = {u: z for u, e in S.ents.items() if (z := e.get("@z")) is not None}
+    if listed != said:
+        return False
+    return len(said) == len(S.ents) or all(e.get("cell") is not None for e in S.ents.values()
+                                           if e.get("@z") is None)
 
 
 # ---------- decisions ----------
@@ -227,22 +248,25 @@ def _refs(v, found: set[int]) -> None:
             _refs(x, found)
 
 
-def view_leaks(S) -> list[Violation]:
+def view_leaks(S, d: dict | None = None) -> list[Violation]:
     """Entities of zones hidden from a player (or a spectator) that their view still shows:
-    as a record, as a zone's list, or as a reference anywhere in the state."""
+    as a record, as a zone's list, or as a reference anywhere in the state. `d` is the
+    state's `to_dict()` when it is at hand."""
     out: list[Violation] = []
     for player in [*range(len(S.pl)), None]:
         hidden = {u for key, uids in S.zones.items() if not _shown(S, key, player) for u in uids}
         if not hidden:
             continue
-        v = S.view(player)
+        if d is None:
+            d = S.to_dict()
+        # the log and the history hold text only (labels name cards, not places)
+        v = state_view(S, player, d, logs=False)
         shown = {int(u) for u in v.get("ents", {})}
         for lst in v.get("zones", {}).values():
             if isinstance(lst, list):
                 shown.update(lst)
         refs: set[int] = set()
-        # the log and the history hold text only (labels name cards, not places)
-        _refs({k: x for k, x in v.items() if k not in ("ents", "log", "history")}, refs)
+        _refs({k: x for k, x in v.items() if k != "ents"}, refs)
         leaked = sorted((shown | refs) & hidden)
         if leaked:
             who = f"P{player}" if player is not None else "a spectator"
@@ -252,20 +276,6 @@ def view_leaks(S) -> list[Violation]:
 
 
 # ---------- ending ----------
-def fingerprint(S) -> bytes:
-    """What decides a state's future: the saved state without its log, its history, its
-    step count, and the iteration counters of `repeat: {until}` loops that have no `max`."""
-    d = S.to_dict()
-    for key in ("log", "history", "steps"):
-        d.pop(key, None)
-    nodes = S.game.nodes
-    for f in d["stack"]:
-        n = nodes[f[0]]
-        if n.kind == REPEAT and n.cond is not None and n.max is None:
-            f[1] = 0
-    return hashlib.blake2b(json.dumps(d, sort_keys=True).encode(), digest_size=16).digest()
-
-
 def determinism(S, again) -> list[Violation]:
     """`again` replayed `S`'s seed and decisions: both logs must be the same."""
     if again.log == S.log and again.to_dict() == S.to_dict():
@@ -279,6 +289,10 @@ def determinism(S, again) -> list[Violation]:
         detail = (f"log entry {k}: {S.log[k] if k < len(S.log) else '-'} the first time, "
                   f"{again.log[k] if k < len(again.log) else '-'} the second")
     return [Violation(LAWS["determinism"], None, detail, "determinism")]
+
+
+# Copies of states waiting for a second state in their situation (see `Watch._ends`).
+WAITING_MAX = 256
 
 
 # The laws whose check costs a few plays of the game each time (copies, views).
@@ -300,12 +314,21 @@ class Watch:
                              hint=f"laws: {', '.join(LAWS)}")
         self.skip = unconserved(game)
         self.base: Counter | None = None
-        self.seen: dict[bytes, int] = {}
+        self.seen: dict[bytes, int] = {}  # fingerprint -> the decision after which it was seen
+        # situation -> (a copy of the only state seen in it, its decision): see `_ends`
+        self.waiting: dict[tuple, tuple] = {}
+        self.opened: set[tuple] = set()  # situations whose every state was fingerprinted
+        self.epoch: tuple | None = (-1, 0)  # (turns, draws) of the latest state (`_ends`)
+        self.origin = 0  # the RNG word draws are counted from
+        self.uncounted = frozenset(k for k, n in enumerate(game.nodes) if n.kind == REPEAT
+                                   and n.cond is not None and n.max is None)
         self.steps = 0
         self.logged = 0  # log entries already checked to survive saving
+        self.memo = RecordMemo()  # the records' encodings, shared by every law's look
 
     def start(self, S) -> None:
         self.base = entity_counts(S, self.skip)
+        self.origin = S.rng
 
     def check(self, S, costly: bool = True) -> list[Violation]:
         """Every law of one state that does not hold."""
@@ -317,13 +340,26 @@ class Watch:
             out += conservation(S, self.base, self.skip)
         if "legal-actions" in on:
             out += legal_order(S)
+        d = self.memo.to_dict(S) if "view" in on else None  # one encoding for both laws
         if "view" in on:
-            out += view_leaks(S)
+            out += view_leaks(S, d)
         if "ends" in on:
-            out += self._ends(S)
+            out += self._ends(S, d)
         return out
 
-    def _ends(self, S) -> list[Violation]:
+    def _ends(self, S, d: dict | None) -> list[Violation]:
+        """Fingerprinting every state would cost more than playing it, so only states that
+        could be equal are compared.
+
+        The fingerprint covers the turn count and the RNG word. The turn count only grows,
+        and the RNG word is a counter of draws (`engine.rng`: each draw adds a fixed odd
+        step), so the pair, the epoch, never comes back once left: when it moves on, what
+        was seen before can be forgotten. Within an epoch, a state is fingerprinted only
+        once another state was seen in the same situation (`situation`, a few parts of the
+        fingerprint: states in different situations differ); until then a copy of it
+        waits (a clone shares the records). Past WAITING_MAX waiting copies the oldest is
+        fingerprinted as if its situation had come back: the same answer, found earlier.
+        Should the epoch ever go back, every state is fingerprinted from then on."""
         law = LAWS["ends"]
         if S.over:
             return []
@@ -331,13 +367,38 @@ class Watch:
         if limit and S.turns > limit:
             return [Violation(law, None, f"turn {S.turns} started past the turn limit of "
                               f"{limit} turns", "ends")]
-        fp = fingerprint(S)
+        epoch = (S.turns, ((S.rng - self.origin) * UNSTEP) & rng.MASK)
+        if self.epoch is not None and epoch != self.epoch:
+            if epoch > self.epoch:
+                self.seen, self.waiting, self.opened = {}, {}, set()
+            else:  # not a counter after all: keep and compare everything from now on
+                self.epoch = None
+                for key in list(self.waiting):
+                    self._open(key, self.waiting.pop(key))
+        if self.epoch is not None:
+            self.epoch = epoch
+        key = situation(S, self.uncounted) if self.epoch is not None else None
+        if key is not None and key not in self.opened:
+            first = self.waiting.pop(key, None)
+            if first is None:
+                if len(self.waiting) >= WAITING_MAX:
+                    old = next(iter(self.waiting))
+                    self._open(old, self.waiting.pop(old))
+                self.waiting[key] = (S.clone(record=False), self.steps)
+                return []
+            self._open(key, first)
+        fp = fingerprint(S, d, self.memo)
         if fp in self.seen:
             k = self.seen[fp]
             return [Violation(law, None, f"after decision {self.steps} the game is back where "
                               f"it was after decision {k}: it can go on forever", "ends")]
         self.seen[fp] = self.steps
         return []
+
+    def _open(self, key: tuple, first: tuple) -> None:
+        T, k = first
+        self.seen.setdefault(fingerprint(T, None, self.memo), k)
+        self.opened.add(key)
 
     def apply(self, S, label: str, after=None, costly: bool = True) -> list[Violation]:
         """Take `label` in `S` (in place), checking that a clone and a saved-and-loaded copy
@@ -349,7 +410,8 @@ class Watch:
             return []
         law = LAWS["round-trip"]
         out = self._log_round_trip(S)
-        before = S.to_dict()
+        enc = self.memo.to_dict
+        before = enc(S)
         twins = [("a clone", S.clone())]
         try:
             twins.append(("a saved and loaded copy", _reloaded(self.game, before)))
@@ -357,12 +419,12 @@ class Watch:
             out.append(Violation(law, None, f"the state cannot be saved and loaded: "
                                  f"{type(exc).__name__}: {exc}", "round-trip"))
         for name, T in twins:
-            if T.to_dict() != before:
+            if (got := enc(T, (S, before))) != before:
                 out.append(Violation(law, None, f"{name} differs from the state in "
-                                     f"{_diff(before, T.to_dict())}", "round-trip"))
+                                     f"{_diff(before, got)}", "round-trip"))
         S.apply(label)
         self.steps += 1
-        now = S.to_dict()
+        now = enc(S)
         for name, T in twins:
             if name == "a clone" and after is not None:
                 T = after
@@ -373,9 +435,9 @@ class Watch:
                     out.append(Violation(law, None, f"{name} could not take {label}: {exc}",
                                          "round-trip"))
                     continue
-            if T.to_dict() != now:
+            if (got := enc(T, (S, now))) != now:
                 out.append(Violation(law, None, f"after {label}, {name} differs in "
-                                     f"{_diff(now, T.to_dict())}", "round-trip"))
+                                     f"{_diff(now, got)}", "round-trip"))
         return out
 
     def _log_round_trip(self, S) -> list[Violation]:

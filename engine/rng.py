@@ -8,6 +8,7 @@ makes the RNG part of the state, as boardgame.io does.
 from __future__ import annotations
 
 MASK = (1 << 64) - 1
+STEP = 0x9E3779B97F4A7C15  # what each draw adds to the state word: the word counts draws
 
 
 def seed_state(seed: int) -> int:
@@ -22,7 +23,7 @@ def seed_state(seed: int) -> int:
 
 def next_u64(state: int) -> tuple[int, int]:
     """(new state, 64 random bits)."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK
+    state = (state + STEP) & MASK
     z = state
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK

@@ -30,3 +30,12 @@ def test_greedy_games_on_two_trees(capsys):
     assert list(results) == ["theyre-coming/zombie-race greedy"]
     result = results["theyre-coming/zombie-race greedy"]
     assert result["games"] >= 2 and result["old"] > 0 and result["new"] > 0
+
+
+def test_checked_games_on_two_trees(capsys):
+    ab.main([str(ab.ROOT), "--packs", "theyre-coming/zombie-race", "--bots", "check",
+             "--rounds", "1", "--seconds", "0.02"])
+    out = capsys.readouterr().out
+    assert "decisions/s" in out
+    result = json.loads(out[out.index("{"):])["theyre-coming/zombie-race check"]
+    assert result["games"] >= 1 and result["old"] > 0 and result["new"] > 0
