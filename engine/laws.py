@@ -373,8 +373,8 @@ class Watch:
                 self.seen, self.waiting, self.opened = {}, {}, set()
             else:  # not a counter after all: keep and compare everything from now on
                 self.epoch = None
-                for key in list(self.waiting):
-                    self._open(key, self.waiting.pop(key))
+                for waiting in list(self.waiting):
+                    self._open(waiting, self.waiting.pop(waiting))
         if self.epoch is not None:
             self.epoch = epoch
         key = situation(S, self.uncounted) if self.epoch is not None else None
