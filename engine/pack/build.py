@@ -337,6 +337,8 @@ class Builder:
         policies = self.build_policies(actions)
         setup = self.compile(("setup",), expr=False) if raw.get("setup") else None
         score = self.compile(("score",), expr=True) if "score" in raw else None
+        value = self.compile(("value",), expr=True, scope={"me": "player"}) \
+            if "value" in raw else None
         turn_names = {name: self.compile(("turn_names", name), expr=True)
                       for name in raw.get("turn_names") or {}}
         limits = {**DEFAULT_LIMITS, **(raw.get("limits") or {})}
@@ -357,7 +359,7 @@ class Builder:
             setup=setup, limits=limits, view=raw.get("view") or {},
             policies=policies, metrics=raw.get("metrics") or {}, raw=raw,
             hash=digest, files=self.files, house=self.house, extensions=extensions,
-            score=score, highscores=bool(raw.get("highscores")), turn_names=turn_names)
+            score=score, value=value, highscores=bool(raw.get("highscores")), turn_names=turn_names)
 
     def build_extensions(self) -> dict:
         out = {}
