@@ -38,6 +38,10 @@ class Extension:
         name, which has to find the extension first on every call."""
         return {}
 
+    def events(self) -> dict[str, tuple[object, tuple[str, ...]]]:
+        """Events this extension announces: name -> (the Span naming it, its fields)."""
+        return {}
+
     def setup(self, S) -> None:
         pass
 

@@ -399,8 +399,10 @@ def build_grid(section, node, ctx):
                 hint=did_you_mean(str(view.get("point")), points))
     if not rd.ok:
         return None
-    return GridBoard(rows, cols, moves, tuple(prefer),
-                     {n: r for n, r in regions.items() if r is not None},
-                     {n: p for n, p in points.items() if p is not None}, view,
-                     zone=zone, capacity=capacity, markers=frozenset(markers),
-                     enter_event=event)
+    board = GridBoard(rows, cols, moves, tuple(prefer),
+                      {n: r for n, r in regions.items() if r is not None},
+                      {n: p for n, p in points.items() if p is not None}, view,
+                      zone=zone, capacity=capacity, markers=frozenset(markers),
+                      enter_event=event)
+    board.enter_span = ctx.node("board", "enter_event").span if event else None
+    return board

@@ -69,6 +69,11 @@ class PieceBoard(Extension):
     def words(self) -> dict:
         return bound_words(self)
 
+    def events(self) -> dict:
+        if not self.enter_event:
+            return {}
+        return {self.enter_event: (self.enter_span, ("piece", "cell", "origin", "others"))}
+
     def __init__(self, zone: str, capacity: int | None, markers: frozenset[str],
                  enter_event: str | None):
         self.zone = zone
@@ -76,6 +81,7 @@ class PieceBoard(Extension):
         self.capacity = capacity
         self.markers = markers
         self.enter_event = enter_event
+        self.enter_span = None  # where the pack names it (engine.pack.events)
         self._indexes: dict = {}  # id(S.ents) -> (S.ents, index) of the states asked lately
         self._last_index: tuple = (object(), {})  # the state asked last: most questions are about one
         self._last_pieces: tuple = (object(), None, None, None)  # (S.ents, kinds, uids, answer) of pieces()

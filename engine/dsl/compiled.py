@@ -32,6 +32,8 @@ class Compiled:
     direct: Callable | None = field(default=None, repr=False)  # as a procedure: see direct_proc
     facts: Facts | None = field(default=None, repr=False)  # what it does (None: not known)
     tree: ast.Node | None = field(default=None, repr=False)  # what it was compiled from
+    # its `emit(...)` calls: (event name or None, field names, snippet pos)
+    emits: tuple = field(default=(), repr=False)
 
 
 _COUNTER = [0]

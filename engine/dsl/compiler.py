@@ -104,6 +104,8 @@ class _Emitter:
         self.zones_named: set[str] = set()
         self.params_named: set[str] = set()
         self.untyped = False  # the last attr_place was on a variable of unknown type
+        # the `emit(...)` calls: (event name, or None when not a literal; field names; pos)
+        self.emits: list[tuple[str | None, tuple[str, ...], ast.Pos]] = []
 
     # -- problems --
     def fail(self, node: ast.Node, msg: str, hint: str | None = None) -> None:
@@ -546,6 +548,10 @@ class _Emitter:
             types.append(t)
         if e.kwargs:
             parts.append(self.keywords(e, name, b))
+        if name == "emit" and e.args:
+            first = e.args[0]
+            event = first.value if isinstance(first, ast.Const) and isinstance(first.value, str) else None
+            self.emits.append((event, tuple(k for k, _ in e.kwargs), e.pos))
         self.facts.builtins.add(name)
         self.facts.effects |= b.effect
         if name == "log" and not e.kwargs and name not in self.env.words:
@@ -801,7 +807,7 @@ def compile_snippet(tree: ast.Node, env: Env, scope: dict[str, str], *, expr: bo
     fn = namespace["_snippet"]
     facts = em.facts.freeze(makes_list=expr and isinstance(tree, ast.ListLit | ast.Comprehension))
     return Compiled(fn, t, source, lines, uses=tuple(sorted(em.used_outer)), body=em.lines,
-                    body_lines=dict(em.line_pos), facts=facts, tree=tree), []
+                    body_lines=dict(em.line_pos), facts=facts, tree=tree, emits=tuple(em.emits)), []
 
 
 def names_of(em: _Emitter) -> dict:

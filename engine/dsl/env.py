@@ -25,6 +25,8 @@ class Env:
     pure_procs: set[str] = field(default_factory=set)  # effect procs usable in conditions
     consts: dict[str, tuple[Any, str]] = field(default_factory=dict)  # name -> (value, type)
     words: dict[str, Any] = field(default_factory=dict)  # builtin name -> the pack's own fn(S, ...)
+    # the pack's `emit(...)` calls: (event name, or None when worked out in play; Span; fields)
+    emits: list[tuple[str | None, Any, tuple[str, ...]]] = field(default_factory=list)
 
 
 def type_of_value(v: Any) -> str:
