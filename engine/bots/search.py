@@ -67,6 +67,7 @@ class SearchBot:
 
     def choose(self, state, decision) -> str:
         actions = decision.actions
+        self.last_iterations = 0
         if len(actions) == 1:
             return actions[0]
         start = time.perf_counter()
@@ -76,7 +77,6 @@ class SearchBot:
         alive = list(actions)
         results: dict[str, list[float]] = {a: [] for a in actions}
         rounds = max(1, math.ceil(math.log2(len(alive))))
-        self.last_iterations = 0
         for r in range(rounds):
             done = 0
             if deadline is not None and self.last_iterations == 0:  # one sweep sets the pace

@@ -123,3 +123,15 @@ def test_a_single_legal_action_needs_no_search(rtb):
     bot = SearchBot(0, rtb, iterations=1000)
     forced = dataclasses.replace(d, actions=d.actions[:1])
     assert bot.choose(S, forced) == d.actions[0] and bot.last_iterations == 0
+
+
+def test_a_time_budget_stops_the_search_on_the_clock(tmp_path, monkeypatch):
+    """A fake clock that moves 10 ms a reading: a 0.1 s budget ends long before the cap."""
+    import engine.bots.search as search
+    S, d = fear(with_value(tmp_path, KEEP))
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(search.time, "perf_counter", lambda: next(ticks) * 0.01)
+    bot = make_bot("search:0.1s:horizon=0", 1, S.game)
+    assert bot.iterations == ITERATION_CAP
+    assert bot.choose(S, d) == "pass"  # still the search's verdict
+    assert 2 <= bot.last_iterations < 20
