@@ -63,6 +63,8 @@ class Game:
     sources: Any = None  # the files it was loaded from, by content (`engine.pack.sources`)
     extensions: dict = field(default_factory=dict)  # name -> building block (a board, ...)
     score: Compiled | None = None  # a finished game's score (`score:`), for high-score tables
+    # how well player `me` stands, -100..100 (`value:`): the search bot's evaluation (bots only)
+    value: Compiled | None = None
     highscores: bool = False  # finished games' scores go to the local high-score table
     # what the pack calls a number of turns (`waves`, `rounds`) -> how many turns one is,
     # an expression: scenarios may count their `turns:` in these words

@@ -47,7 +47,8 @@ PlayersOpt = Annotated[str | None, typer.Option(
          "default), or the bot at each seat, e.g. greedy,random.")]
 BotsOpt = Annotated[str | None, typer.Option(
     "--bots", "-b", metavar="BOTS",
-    help="Bots by seat, comma-separated (random, greedy, policy:NAME, mcts:200, mcts:0.5s); "
+    help="Bots by seat, comma-separated (random, greedy, policy:NAME, mcts:200, mcts:0.5s, "
+         "search, search:400, search:iters=100:horizon=4, search:1s); "
          "the list cycles over the seats. Default: random.")]
 GamesOpt = Annotated[int, typer.Option("-n", "--games", parser=whole(1), help="Games to play.")]
 BatchSeedOpt = Annotated[int, typer.Option("--seed", "-s", parser=whole(), help="Master seed of the batch.")]

@@ -363,6 +363,8 @@ class Builder(NameChecks):
         policies = self.build_policies(actions)
         setup = self.compile(("setup",), expr=False) if raw.get("setup") else None
         score = self.compile(("score",), expr=True) if "score" in raw else None
+        value = self.compile(("value",), expr=True, scope={"me": "player"}) \
+            if "value" in raw else None
         turn_names = {name: self.compile(("turn_names", name), expr=True)
                       for name in raw.get("turn_names") or {}}
         self.check_triggers(fb.nodes, extensions)
@@ -384,8 +386,8 @@ class Builder(NameChecks):
             setup=setup, limits=limits, view=raw.get("view") or {},
             policies=policies, metrics=raw.get("metrics") or {}, raw=raw,
             hash=digest, files=self.files, house=self.house, sources=self.sources,
-            extensions=extensions,
-            score=score, highscores=bool(raw.get("highscores")), turn_names=turn_names)
+            extensions=extensions, score=score, value=value,
+            highscores=bool(raw.get("highscores")), turn_names=turn_names)
 
     def build_extensions(self) -> dict:
         out = {}

@@ -42,7 +42,7 @@ def test_the_twins_differ_only_in_what_p0_cannot_see(rtb):
     assert len(d.actions) >= 3  # a real choice: fear at either opponent, or pass
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:24"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:24", "search:24"])
 def test_the_same_bot_makes_the_same_choice(rtb, spec):
     a, b = twins(rtb)
     choices = set()
