@@ -26,6 +26,7 @@ import pyspiel
 
 import engine
 from engine.agents import observe
+from engine.agents.seats import Seat
 
 MOVES_PER_TURN = 100  # moves one turn may take, for the default max_game_length
 MOVES_NO_TURN_LIMIT = 100_000  # max_game_length of a pack without a turn limit
@@ -216,3 +217,29 @@ class Observer:
     def string_from(self, state, player):
         text = observe.observation(state.S, player)
         return state.seen[player].hex() + " " + text if self.recall else text
+
+
+class HordeBot(pyspiel.Bot):
+    """A `pyspiel.Bot` playing `player` with horde's bot of `spec` (engine.bots.make_bot:
+    `random`, `greedy`, `mcts:200`, ...); it decides on a copy that rolls inside
+    (engine.agents.seats), never on the chance state itself."""
+
+    def __init__(self, game, player: int, spec: str, seed: int = 0):
+        pyspiel.Bot.__init__(self)
+        self._player = player
+        self.seat = Seat(config(game).hg, spec, seed)
+
+    def player_id(self):
+        return self._player
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id, action):
+        pass
+
+    def provides_policy(self):
+        return False
+
+    def step(self, state):
+        return self.seat.decide(state.S)

@@ -6,7 +6,7 @@ observes a dict: `observation`, the seat's tensor (engine.agents.observe), and
 `action_mask`, 1 for each legal id. Chance rolls inside, from the seed `reset` is given,
 as in `horde sim`. Rewards come at the end: each seat's return. A game cut short by
 `turns` ends as horde's turn limit ends one (terminated, a draw); one that reaches
-`max_moves` decisions is truncated.
+`max_moves` decisions is truncated. `policy(env, spec)` plays agents with horde's bots.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pettingzoo import AECEnv
 
 import engine
 from engine.agents import observe
+from engine.agents.seats import Seat
 from engine.game import Game
 
 MAX_MOVES = 100_000  # decisions before an episode is truncated, unless `max_moves` says
@@ -111,3 +112,20 @@ def env(pack, mode=None, players=None, **params) -> HordeEnv:
     """The pack (id, path, or a loaded Game) as an AEC environment; `params`: the pack's params, and
     `turns`, `max_moves`, `render_mode` of the environment."""
     return HordeEnv(pack, mode=mode, players=players, **params)
+
+
+def policy(env: HordeEnv, spec: str, seed: int = 0):
+    """`act(agent, obs) -> action`: horde's bot of `spec` (engine.bots.make_bot) playing every
+    agent it is asked for, one bot per agent (seeded `seed` + its seat), deciding on a copy of
+    the game with dice of its own (engine.agents.seats); None for an agent that is done."""
+    seats: dict[str, Seat] = {}
+
+    def act(agent: str, obs=None):
+        if env.terminations[agent] or env.truncations[agent]:
+            return None
+        seat = seats.get(agent)
+        if seat is None:
+            seat = seats[agent] = Seat(env.game, spec, seed + env.possible_agents.index(agent))
+        return seat.decide(env.S)
+
+    return act
