@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import random
 import re
 from typing import Any
 
@@ -27,6 +28,7 @@ import pyspiel
 import engine
 from engine.agents import observe
 from engine.agents.seats import Seat
+from engine.hidden import determinize
 
 MOVES_PER_TURN = 100  # moves one turn may take, for the default max_game_length
 MOVES_NO_TURN_LIMIT = 100_000  # max_game_length of a pack without a turn limit
@@ -243,3 +245,17 @@ class HordeBot(pyspiel.Bot):
 
     def step(self, state):
         return self.seat.decide(state.S)
+
+
+def resampler(seed: int = 0):
+    """`resample(state, player)`: a state `player` cannot tell from `state`, for OpenSpiel's
+    `ISMCTSBot.set_resampler`: what the seat cannot see re-dealt by horde's determinization
+    (engine.hidden), its past and its own digest of what it saw kept."""
+    rng = random.Random(seed)
+
+    def resample(state, player):
+        new = state.clone()
+        new.S = determinize(state.S, player, rng)
+        return new
+
+    return resample
