@@ -104,7 +104,14 @@ def _run(spec: dict, node, base_dir: Path):
     house = tuple(str((base_dir / h).resolve()) if not Path(h).is_absolute() else h
                   for h in spec.get("house", []))
     params = tuple(sorted((spec.get("params") or {}).items()))
-    game = _game(pack_ref(spec["pack"], base_dir), spec.get("mode"), params, house)
+    try:
+        game = _game(pack_ref(spec["pack"], base_dir), spec.get("mode"), params, house)
+    except HordeError as exc:  # what the load cannot place is the scenario's `pack:` line
+        where = node.value["pack"].span
+        if all(p.span is not None for p in exc.problems):
+            raise
+        raise PackError([p if p.span is not None else Problem(p.message, where, p.hint)
+                         for p in exc.problems]) from None
     script = read(game, spec, node)
     laws = spec.get("expect_law") or []
     S = _play(game, script, [laws] if isinstance(laws, str) else laws)

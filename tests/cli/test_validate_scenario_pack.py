@@ -1,6 +1,6 @@
 """`horde validate` finds a scenario's `pack: ../pack.yaml` next to the scenario file, as
 `horde scenario` does, whatever the working folder; a pack it cannot find is an error at
-the scenario's `pack:` line."""
+the scenario's `pack:` line, for both commands."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def test_a_scenarios_relative_pack_is_found_next_to_it(horde, pack_copy, tmp_pat
 def test_a_scenarios_missing_pack_is_an_error_at_its_line(horde, pack_copy):
     path = pack_copy / "s.yaml"
     path.write_text(SCENARIO.format(pack="../pakc.yaml"))
-    r = horde("validate", path)
-    assert r.exit_code == 1
-    assert f"{path}:2:9: no pack or file named '../pakc.yaml'" in r.output
+    for command in ("validate", "scenario"):
+        r = horde(command, path)
+        assert r.exit_code == 1
+        assert f"{path}:2:9: no pack or file named '../pakc.yaml'" in r.output, command
