@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import weakref
 
-from engine.agents.domains import Dom, action_domains, key_of, key_text
+from engine.agents.domains import Dom, action_domains, key_of, key_text, per_table
 from engine.errors import StateError
 
 _SPACES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -131,13 +131,7 @@ def _interchangeable(S, a: dict, b: dict) -> bool:
 
 def space(game, players: int) -> ActionSpace:
     """The action space of `game` for `players` players, made once."""
-    per_game = _SPACES.get(game)
-    if per_game is None:
-        per_game = _SPACES[game] = {}
-    got = per_game.get(players)
-    if got is None:
-        got = per_game[players] = ActionSpace(game, players)
-    return got
+    return per_table(_SPACES, game, players, ActionSpace)
 
 
 def legal_action_ids(S) -> list[int]:

@@ -283,3 +283,15 @@ def action_domains(game, players: int) -> dict[str, list[Dom]]:
     if problems:
         raise PackError(problems)
     return out
+
+
+def per_table(cache, game, players: int, make):
+    """`make(game, players)`, made once per game and table size: `cache` is a
+    WeakKeyDictionary by game, so a game's tables go when the game does."""
+    per_game = cache.get(game)
+    if per_game is None:
+        per_game = cache[game] = {}
+    got = per_game.get(players)
+    if got is None:
+        got = per_game[players] = make(game, players)
+    return got

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import weakref
 
-from engine.agents.domains import board_cells, entity_kinds
+from engine.agents.domains import board_cells, entity_kinds, per_table
 
 _LAYOUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -55,13 +55,7 @@ class Layout:
 
 
 def layout(game, players: int) -> Layout:
-    per_game = _LAYOUTS.get(game)
-    if per_game is None:
-        per_game = _LAYOUTS[game] = {}
-    got = per_game.get(players)
-    if got is None:
-        got = per_game[players] = Layout(game, players)
-    return got
+    return per_table(_LAYOUTS, game, players, Layout)
 
 
 def _can_see(S, key: str, player: int | None) -> bool:
