@@ -3,8 +3,10 @@
 Each module in COMMAND_MODULES exposes `register(app)` and adds its commands; a new
 command group is a new module plus one line here. Every command runs inside one error
 boundary (`HordeGroup.invoke`): a `HordeError` is printed as `file:line:col: message`
-with the source line and a caret, exit code 1; Ctrl-C exits 130 quietly; anything else
-is a bug in horde and is reported in one line (HORDE_DEBUG=1 shows the traceback).
+with the source line and a caret, exit code 1; Ctrl-C exits 130 quietly, and so does a
+reader that stops early (`horde sim --help | head`: exit 141, as a shell reports SIGPIPE);
+anything else is a bug in horde and is reported in one line (HORDE_DEBUG=1 shows the
+traceback).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import importlib
 import inspect
 import os
 import platform
+import sys
 from typing import Any
 
 import typer
@@ -45,6 +48,9 @@ class HordeGroup(TyperGroup):
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
+        except BrokenPipeError:
+            _quiet_stdout()
+            raise typer.Exit(SIGPIPE_EXIT) from None
         except Exception as exc:
             # usage errors, exits and aborts belong to the command-line framework (Typer, or
             # the click it wraps or vendors, depending on its version): let them through
@@ -56,6 +62,19 @@ class HordeGroup(TyperGroup):
                        f"This is a bug in {version()}; set HORDE_DEBUG=1 to see where it happened.",
                        err=True)
             raise typer.Exit(2) from None
+
+
+SIGPIPE_EXIT = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader went away
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null: the reader is gone, and Python's own flush of stdout at
+    exit would fail again with the same error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a file descriptor (a test's capture)
+        pass
 
 
 def build_app() -> typer.Typer:
@@ -107,4 +126,8 @@ app = build_app()
 
 
 def main() -> None:
-    app(prog_name="horde")
+    try:
+        app(prog_name="horde")
+    except BrokenPipeError:  # the reader went away while the last output was flushed
+        _quiet_stdout()
+        sys.exit(SIGPIPE_EXIT)
