@@ -14,6 +14,7 @@ action and the pack's `metrics:` evaluated on the final state.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from engine.bots import is_human, make_bot
 from engine.errors import HordeError, PackError, Problem, RuleRuntimeError
@@ -142,5 +143,8 @@ def _which_game(exc: HordeError, index: int, gseed: int) -> HordeError:
 
 
 def new_result(game, players: int, specs: list[str], seed: int, n: int) -> SimResult:
+    sources = getattr(game, "sources", None)
+    house = [Path(h).name for h in sources.house] if sources is not None else []
     return SimResult(game.pack_id, game.mode, dict(game.params), players, specs, seed,
-                     requested=n, metric_names=[str(k) for k in (game.metrics or {})])
+                     requested=n, metric_names=[str(k) for k in (game.metrics or {})],
+                     house=house)

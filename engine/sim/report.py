@@ -33,7 +33,9 @@ def _table(title: str | None = None) -> Table:
 def describe(result: SimResult) -> str:
     params = ", ".join(f"{k}={v}" for k, v in result.params.items())
     mode = f", mode {result.mode}" if result.mode else ""
-    head = f"{result.games} games, {result.players} players, seed {result.seed}"
+    mode += "".join(f" + {h}" for h in result.house)
+    head = (f"{result.games} game{'s' * (result.games != 1)}, "
+            f"{result.players} player{'s' * (result.players != 1)}, seed {result.seed}")
     if result.interrupted:
         head += f" (interrupted: {result.games} of {result.requested} played)"
     return f"{head} — {result.pack}{mode} ({params})" if params else head

@@ -46,6 +46,7 @@ class SimResult:
     requested: int = 0  # games asked for; more than `games` when the run was interrupted
     metric_names: list[str] = field(default_factory=list)
     label: str = ""  # how a comparison or a sweep names this batch
+    house: list[str] = field(default_factory=list)  # the house rules played, as named
 
     @property
     def games(self) -> int:
@@ -97,7 +98,7 @@ class SimResult:
     def to_dict(self) -> dict:
         """The stable core of the JSON output (see `measures.report` for the rest)."""
         return {
-            "pack": self.pack, "mode": self.mode, "params": self.params,
+            "pack": self.pack, "mode": self.mode, "house": self.house, "params": self.params,
             "players": self.players, "bots": self.bots, "seed": self.seed,
             "games": self.games, "seconds": round(self.seconds, 3),
             "wins": {str(k): v for k, v in self.wins.items()},

@@ -43,6 +43,14 @@ def test_sim_table(horde):
         assert text in r.output
 
 
+def test_sim_says_which_house_rules_it_played(horde):
+    r = horde("sim", PACK, "-n", 1, "--house", "crowbar")
+    assert r.exit_code == 0, r.output
+    assert "1 game, 3 players, seed 0 — roll-them-bones + crowbar (" in r.output
+    assert sim_json(horde, "--house", "crowbar")["house"] == ["crowbar"]
+    assert sim_json(horde)["house"] == []
+
+
 def test_sim_needs_bots(horde):
     r = horde("sim", PACK, "-n", 2, "--bots", "human,random")
     assert r.exit_code == 1
