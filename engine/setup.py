@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from engine.copying import copy_records, copy_value, copy_zones
 from engine.dsl.values import Z
 from engine.flow import effects, machine
-from engine.state import State, copy_records, copy_value, copy_zones
+from engine.state import State
 
 
 def _deal_cards(S, game, players: int, keep: bool) -> None:

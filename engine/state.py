@@ -9,12 +9,12 @@ state cheap to clone, savable mid-turn and replayable. The public API follows Op
 
 from __future__ import annotations
 
-from itertools import chain
-from struct import Struct
 from typing import TYPE_CHECKING, Any
 
 from engine import rng
 from engine.codec import state_to_dict, state_view
+from engine.copying import copy_record_list, copy_value, copy_zones, holds_containers
+from engine.dice import Randomness
 from engine.dsl.values import E, Face, P, Z
 from engine.errors import RuleRuntimeError, StateError, did_you_mean
 from engine.flow import effects, machine
@@ -43,111 +43,12 @@ def check_players(game: Game, n: int) -> None:
                          hint=f"{game.title} allows up to {game.players_max:,}; play with fewer")
 
 
-def copy_value(v):
-    """Copy what is mutable in a stored value (lists, dicts); references are immutable."""
-    t = type(v)
-    if t is list:
-        # most lists and records hold no list or dict: one C-level scan, one C-level copy
-        return v.copy() if _flat(map(type, v)) else [copy_value(x) for x in v]
-    if t is dict:
-        c = v.copy()
-        if not _flat(map(type, c.values())):  # copy only the lists and dicts again
-            for k, x in c.items():
-                tx = type(x)
-                if tx is list or tx is dict:
-                    c[k] = copy_value(x)
-        return c
-    return v
-
-
-def copy_records(recs: dict) -> dict:
-    """`copy_value` of a dict of records (entities), with one C-level copy of each record
-    when no record holds a list or a dict, as is usual."""
-    if _all_hashable(_values(map(dict.values, recs.values()))):
-        return dict(zip(recs, map(dict.copy, recs.values()), strict=False))
-    return {u: copy_value(e) for u, e in recs.items()}
-
-
-def copy_zones(zones: dict) -> dict:
-    """A copy of a state's zones: each list of uids copied in C."""
-    return dict(zip(zones, map(list.copy, zones.values()), strict=False))
-
-
-def holds_containers(record: dict) -> bool:
-    """Whether a record holds a list or a dict, which an effect can change in place (such
-    records are copied with their state: see `State.clone`)."""
-    return not _flat(map(type, record.values()))
-
-
-def copy_record_list(recs: list) -> list:
-    """`copy_value` of a list of records (players), the same way."""
-    if _all_hashable(_values(map(dict.values, recs))):
-        return list(map(dict.copy, recs))
-    return [copy_value(e) for e in recs]
-
-
-def _all_hashable(values) -> bool:
-    """True when every value is hashable, so none is a list or a dict. Records hold a dozen
-    values each; hashing them in C (strings keep their hash) is about twice as fast as
-    asking each one's type. Any doubt (an unhashable value) answers False."""
-    try:
-        return _not_sentinel(values)
-    except Exception:
-        return False
-
-
-_flat = frozenset({list, dict}).isdisjoint  # _flat(types): none of them is list or dict
-_not_sentinel = frozenset({object()}).isdisjoint  # hashes each value; a list or dict raises
-_values = chain.from_iterable
-
-
-class _Lanes:
-    """The constants that run splitmix64 for `n` consecutive states at once (see `draws`)."""
-
-    __slots__ = ("rep", "steps", "mask", "unpack", "size")
-
-    def __init__(self, n: int):
-        mask = rng.MASK
-        self.rep = sum(1 << (128 * i) for i in range(n))  # a word copied into every lane
-        self.steps = sum((((i + 1) * 0x9E3779B97F4A7C15) & mask) << (128 * i) for i in range(n))
-        self.mask = mask * self.rep  # the low 64 bits of every lane
-        self.unpack = Struct("<" + "Q8x" * n).unpack  # every lane's low 64 bits
-        self.size = 16 * n
-
-
-class _LaneTable(dict):
-    def __missing__(self, n: int) -> _Lanes:
-        lanes = self[n] = _Lanes(n)
-        return lanes
-
-
-_LANES = _LaneTable()
-LANES_MAX = 64  # more draws than this are made that many at a time
-AHEAD = 32  # words drawn at a time for fewer (see `State.words`)
-_WALK = [(n * 0x9E3779B97F4A7C15) & rng.MASK for n in range(LANES_MAX + 1)]  # n steps of the state
-
-
-def draws(r: int, n: int) -> tuple[int, ...]:
-    """The n 64-bit words that n steps of `rng.next_u64` from state `r` give, bit for bit,
-    in a dozen operations on one integer instead of a dozen per draw. Each draw has a
-    128-bit lane of its own: a lane's product by a 64-bit constant fits in it, and masking
-    every lane back to 64 bits before each product keeps what a shift brought down from
-    the next lane out of it. 1 <= n <= LANES_MAX."""
-    lanes = _LANES[n]
-    m = lanes.mask
-    x = (r * lanes.rep + lanes.steps) & m  # lane i: the state after i + 1 steps
-    x = ((x ^ (x >> 30)) & m) * 0xBF58476D1CE4E5B9 & m
-    x = ((x ^ (x >> 27)) & m) * 0x94D049BB133111EB & m
-    x ^= x >> 31  # what the next lane brings into this one's high half is not read
-    return lanes.unpack(x.to_bytes(lanes.size, "little"))
-
-
-class State:
-    __slots__ = ("game", "pl", "players", "ents", "zones", "vars", "turn", "stack", "rng",
+class State(Randomness):
+    __slots__ = ("game", "pl", "players", "ents", "zones", "vars", "turn", "stack",
                  "log", "over", "winners", "losers", "cur", "turns", "steps", "fx_steps",
-                 "depth", "forced", "next_uid", "events", "end_turn_requested", "limit_hit",
+                 "depth", "next_uid", "events", "end_turn_requested", "limit_hit",
                  "seed", "_decision", "transactional", "history", "stop_turns", "stop_scripted",
-                 "fx_cap", "step_cap", "own", "deep", "_ahead", "chance")
+                 "fx_cap", "step_cap", "own", "deep")  # and Randomness's
 
     # ---------- construction ----------
     def __init__(self, game: Game, players: int, seed: int):
@@ -354,7 +255,7 @@ class State:
         return c
 
     def _restore(self, other: State) -> None:
-        for name in State.__slots__:
+        for name in Randomness.__slots__ + State.__slots__:
             setattr(self, name, getattr(other, name))
 
     def __eq__(self, other) -> bool:
@@ -383,93 +284,6 @@ class State:
                                    "(a loop that does not end?)")
         if self.steps > lim["steps"]:
             raise RuleRuntimeError(f"the game took more than {lim['steps']} steps")
-
-    def words(self, n: int) -> tuple[int, ...]:
-        """The RNG's next n words (1 <= n <= LANES_MAX), its state moved on n steps: what
-        n steps of `rng.next_u64` give. They are drawn at least AHEAD at a time (`draws`),
-        and those not used yet are kept with the state they follow: a turn's dice, rolled
-        a few at a time, take them from one draw. Kept words are used only while the state
-        is the one they follow, so a state set any other way (a load, a determinization)
-        just draws anew."""
-        r = self.rng
-        key, ahead, i = self._ahead
-        if key != r or i + n > len(ahead):
-            ahead = draws(r, n if n > AHEAD else AHEAD)
-            i = 0
-        self.rng = r = (r + _WALK[n]) & 0xFFFFFFFFFFFFFFFF
-        self._ahead = (r, ahead, i + n)
-        return ahead[i:i + n]
-
-    def rand_below(self, n: int) -> int:
-        if n <= 0:
-            raise RuleRuntimeError(f"cannot choose among {n} possibilities")
-        if self.chance is not None:
-            return self.chance.draw(n)
-        return self.words(1)[0] % n
-
-    def roll_dice(self, die: str, n: int) -> list:
-        """Roll a die `n` times, logging each roll. Dice rolls are the commonest use of the
-        RNG: their words are drawn together (`words`). A face's log entry is made once per
-        game and shared by every roll that shows it (nothing changes a log entry once it is
-        written)."""
-        faces, entries, k = self.game.program.rolls[die]
-        if self.forced or entries is None or n <= 0 or self.chance is not None:
-            return self._roll_one_by_one(die, n)
-        if n > LANES_MAX:
-            return self.roll_dice(die, LANES_MAX) + self.roll_dice(die, n - LANES_MAX)
-        out = []
-        log = self.log.append
-        for w in self.words(n):
-            j = w % k
-            log(entries[j])
-            out.append(faces[j])
-        return out
-
-    def _roll_one_by_one(self, die: str, n: int) -> list:
-        """`roll_dice` with forced rolls to use first (scenarios), or faces of any type."""
-        faces = self.game.dice[die]
-        k = len(faces)
-        if k <= 0 < n:
-            self.rand_below(k)  # which says why not
-        log = self.log.append
-        out = []
-        for _ in range(n):
-            value = self._forced_face(die) if self.forced else None
-            if value is None:
-                value = faces[self.rand_below(k)]
-            t = type(value)  # describe(value), with the two kinds of faces first
-            log({"t": "roll", "die": die,
-                 "v": str(value) if t is int else value.text if t is Face else self.describe(value)})
-            out.append(value)
-        return out
-
-    def _forced_face(self, die: str):
-        """The next forced roll for `die`, or None: `forced` is a list of rolls for any die
-        in order, or a dict of lists by die (a die with none left is dropped from it)."""
-        forced = self.forced
-        if type(forced) is not dict:
-            return self.game.forced_face(die, forced.pop(0))
-        queue = forced.get(die)
-        if not queue:
-            return None
-        value = queue.pop(0)
-        if not queue:
-            del forced[die]
-        return self.game.forced_face(die, value)
-
-    def shuffle_list(self, lst: list) -> None:
-        """Fisher-Yates with the game's RNG, its draws made together (`words`)."""
-        i = len(lst) - 1
-        if self.chance is not None:  # a draw at a time, each a chance event
-            for k in range(i, 0, -1):
-                j = self.rand_below(k + 1)
-                lst[k], lst[j] = lst[j], lst[k]
-            return
-        while i > 0:
-            for w in self.words(min(i, LANES_MAX)):
-                j = w % (i + 1)
-                lst[i], lst[j] = lst[j], lst[i]
-                i -= 1
 
     def zone(self, z: Z) -> list[int]:
         try:

@@ -1,4 +1,4 @@
-"""Dice and shuffles draw several RNG words at once (`engine.state.draws`, one lane of a
+"""Dice and shuffles draw several RNG words at once (`engine.dice.draws`, one lane of a
 big integer per draw), and a state keeps the words drawn ahead that it has not used yet
 (`State.words`). Seeds and saves must keep their games: check that every count of draws,
 from every kind of state word (the highest ones wrap around 2**64), gives the very words
@@ -12,7 +12,8 @@ import random
 
 import engine
 from engine import rng
-from engine.state import LANES_MAX, State, draws
+from engine.dice import LANES_MAX, draws
+from engine.state import State
 
 
 def _one_at_a_time(r: int, n: int) -> tuple[int, tuple[int, ...]]:
