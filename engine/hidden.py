@@ -32,6 +32,8 @@ from collections import Counter
 from contextlib import contextmanager
 from operator import itemgetter
 
+from engine.codec import past_seen_by
+
 
 def hidden_zone_keys(state, seat: int | None) -> list[str]:
     """The zones whose contents `seat` cannot see, sorted."""
@@ -145,12 +147,21 @@ class Families(dict):
         return f
 
 
-def determinize(state, seat: int, rng: random.Random):
-    """A copy of `state` that `seat` cannot tell from it: hidden contents re-dealt, new dice."""
+def determinize(state, seat: int, rng: random.Random, known=frozenset(), past: bool = False):
+    """A copy of `state` that `seat` cannot tell from it: hidden contents re-dealt, new dice.
+
+    `known`: uids of hidden entities the seat remembers (engine.agents.memory), kept where
+    they are; only the rest is re-dealt. `past`: the copy keeps the log and the history as
+    the seat may read them (`engine.codec.past_seen_by`); without it they start empty, as
+    horde's bots want (they never read them, and the masking costs a pass over the log)."""
     c = state.clone(record=False)
+    if past:
+        c.log, c.history = past_seen_by(state, seat)
     groups: dict[str, list[tuple[str, int]]] = {}
     for k in hidden_zone_keys(c, seat):
         for i, uid in enumerate(c.zones[k]):
+            if known and uid in known:
+                continue
             groups.setdefault(family(c.game, c.ents[uid]["id"]), []).append((k, i))
     for fam in sorted(groups):
         slots = groups[fam]

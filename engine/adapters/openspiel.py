@@ -27,7 +27,9 @@ import pyspiel
 
 import engine
 from engine.agents import observe
+from engine.agents.memory import Memory
 from engine.agents.seats import Seat
+from engine.dsl.values import E
 from engine.hidden import determinize
 
 MOVES_PER_TURN = 100  # moves one turn may take, for the default max_game_length
@@ -161,6 +163,7 @@ class HordeSpielState(pyspiel.State):
         self.S = cfg.initial.clone()
         self.moves = 0
         self.seen = [b""] * cfg.n  # per seat, the digest of what it observed and did
+        self.memory = Memory(self.S)  # per seat, what it saw and still knows where it is
 
     def current_player(self):
         if self.is_terminal():
@@ -177,14 +180,23 @@ class HordeSpielState(pyspiel.State):
 
     def _apply_action(self, action):
         actor = self.current_player()
-        if self.S.is_chance_node():
-            self.S.apply_chance(int(action))
+        S = self.S
+        drew = S.is_chance_node()
+        # each seat's digest chains the actions taken as it saw them (a chance draw may be
+        # private) and, once an action is done, what the seat then observes
+        moves = [b""] * self.g.n if drew else _moves_seen(S, actor, int(action))
+        if drew:
+            S.apply_chance(int(action))
         else:
-            self.S.apply(int(action))
+            S.apply(int(action))
         self.moves += 1
-        if actor >= 0:  # what each seat remembers: the actions taken (a chance draw may be private)
-            move = f"{actor}:{action};".encode()
-            self.seen = [hashlib.blake2b(h + move, digest_size=16).digest() for h in self.seen]
+        if S.is_chance_node():  # the action waits for more draws: nothing seen changed
+            if not drew:
+                self.seen = [_chain(h, m) for h, m in zip(self.seen, moves, strict=True)]
+            return
+        self.memory.update(S, drew, S.chance.shuffled if drew else ())
+        self.seen = [_chain(h, m + observe.observation(S, p).encode())
+                     for p, (h, m) in enumerate(zip(self.seen, moves, strict=True))]
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -199,6 +211,24 @@ class HordeSpielState(pyspiel.State):
 
     def __str__(self):
         return observe.observation(self.S, None)
+
+
+def _moves_seen(S, actor: int, action: int) -> list[bytes]:
+    """Action id `action` of `actor` as each seat saw it: the whole id, or only which
+    action it was when it names an entity the seat cannot see (as `State.view` masks the
+    log: `restack(hidden)`)."""
+    d = S.decision()
+    act, args = d.bindings[S._label_of_id(action)]
+    named = [v.i for v in args.values() if type(v) is E]
+    whole = f"{actor}:{action};".encode()
+    short = f"{actor}:{'pass' if act is None else act.id};".encode()
+    return [whole if p == actor or not any(
+        not observe.can_see(S, S.ents[u].get("@z"), p) for u in named) else short
+        for p in range(len(S.pl))]
+
+
+def _chain(digest: bytes, more: bytes) -> bytes:
+    return hashlib.blake2b(digest + more, digest_size=16).digest()
 
 
 class Observer:
@@ -249,13 +279,14 @@ class HordeBot(pyspiel.Bot):
 
 def resampler(seed: int = 0):
     """`resample(state, player)`: a state `player` cannot tell from `state`, for OpenSpiel's
-    `ISMCTSBot.set_resampler`: what the seat cannot see re-dealt by horde's determinization
-    (engine.hidden), its past and its own digest of what it saw kept."""
+    `ISMCTSBot.set_resampler`: what the seat cannot see and does not remember re-dealt by
+    horde's determinization (engine.hidden), the log and history as it may read them, its
+    memory and its own digest of what it saw kept."""
     rng = random.Random(seed)
 
     def resample(state, player):
         new = state.clone()
-        new.S = determinize(state.S, player, rng)
+        new.S = determinize(state.S, player, rng, known=state.memory.known(player), past=True)
         return new
 
     return resample
