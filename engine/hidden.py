@@ -13,6 +13,12 @@ the hands dealt from it), or things a building block makes for one zone (a board
 for its face-down stack). A hidden map tile never lands in a hidden hand of cards, and each
 hidden zone keeps its size and its mix of families. See docs/hidden-information.md.
 
+An agent's determinization may also keep what the seat remembers where it truly is
+(`known`, engine.agents.memory: a tile it peeked at and put back) and the log and history
+as the seat may read them (`past`). horde's own bots pass neither: they keep no memory,
+never read the past, and masking the log costs a DEFCON Z search about 5-10% of its
+rollouts.
+
 A bot whose rules may not look at what is hidden at all can decide on the state itself,
 `sealed` for the time of its decision: every zone the seat cannot see and every record in
 one is replaced by a seal that raises `Peeked` when anything touches it, and so are the

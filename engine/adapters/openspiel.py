@@ -7,9 +7,12 @@ history) work too. Chance is explicit (engine.agents.chance): every roll, draw a
 shuffle step is a chance node, so `serialize=True` simulation tests can replay games.
 
 Actions are the pack's fixed action ids (engine.agents.actions); the observation string
-and tensor are the seat's view (engine.agents.observe); the information state adds a
-digest of the actions taken so far (chance draws left out: they may be private), a
-constant size. A game stops, as a draw, after `max_game_length` moves (decisions and chance
+and tensor are the seat's view (engine.agents.observe). The information state adds a
+digest, of constant size, chained after every move from what the seat saw: each action
+(only which action it was when it names an entity the seat cannot see; chance draws left
+out, they may be private) and, once the action is done, the seat's observation. Each seat
+also remembers the hidden entities it saw go where they are (engine.agents.memory), and
+`resampler` re-deals only the rest. A game stops, as a draw, after `max_game_length` moves (decisions and chance
 events together) — by default MOVES_PER_TURN per turn of the pack's turn limit; `turns`
 stops it sooner, as horde's turn limit does.
 """
@@ -233,7 +236,7 @@ def _chain(digest: bytes, more: bytes) -> bytes:
 
 class Observer:
     """OpenSpiel's PyObserver: the seat's view (engine.agents.observe); with perfect recall,
-    the digest of its past observations too."""
+    the digest of what it saw and did before too (`HordeSpielState.seen`)."""
 
     def __init__(self, game: Config, iig_obs_type=None):
         self.recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
