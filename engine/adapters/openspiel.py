@@ -12,9 +12,9 @@ digest, of constant size, chained after every move from what the seat saw: each 
 (only which action it was when it names an entity the seat cannot see; chance draws left
 out, they may be private) and, once the action is done, the seat's observation. Each seat
 also remembers the hidden entities it saw go where they are (engine.agents.memory), and
-`resampler` re-deals only the rest. A game stops, as a draw, after `max_game_length` moves (decisions and chance
-events together) — by default MOVES_PER_TURN per turn of the pack's turn limit; `turns`
-stops it sooner, as horde's turn limit does.
+`resampler` re-deals only the rest. A game stops, as a draw, after `max_game_length`
+moves (decisions and chance events together) — by default MOVES_PER_TURN per turn of the
+pack's turn limit; `turns` stops it sooner, as horde's turn limit does.
 """
 
 from __future__ import annotations
@@ -226,7 +226,7 @@ def _moves_seen(S, actor: int, action: int) -> list[bytes]:
     whole = f"{actor}:{action};".encode()
     short = f"{actor}:{'pass' if act is None else act.id};".encode()
     return [whole if p == actor or not any(
-        not observe.can_see(S, S.ents[u].get("@z"), p) for u in named) else short
+        not observe.can_see(S, S.ents.get(u, {}).get("@z"), p) for u in named) else short
         for p in range(len(S.pl))]
 
 
