@@ -136,3 +136,34 @@ def test_a_determinization_keeps_the_past_as_the_seat_may_read_it():
         assert list(D.history) == view["history"] and list(D.log) == view["log"]
     assert "restack(hidden)" in determinize(S, 1, random.Random(1), past=True).history
     assert RESTACK[0] in determinize(S, 0, random.Random(1), past=True).history
+
+
+@pytest.mark.parametrize(("pack", "turns", "seed"), [("theyre-coming", 6, 7), ("defcon-z", 6, 7),
+                                                   ("roll-them-bones", 0, 0)])
+def test_over_random_games_what_a_seat_knows_stays_put_in_its_resampled_worlds(pack, turns, seed):
+    from engine.adapters.openspiel import load_game, resampler
+    from engine.hidden import hidden_zone_keys
+
+    g = load_game(pack, players=2, turns=turns)
+    resample = resampler(seed=2)
+    rng = random.Random(seed)
+    st = g.new_initial_state()
+    remembered = 0
+    while not st.is_terminal():
+        if st.is_chance_node():
+            st.apply_action(rng.choice(st.chance_outcomes())[0])
+            continue
+        S = st.S
+        for seat in range(2):
+            known = st.memory.known(seat)
+            where = {u: (k, i) for k in hidden_zone_keys(S, seat) for i, u in enumerate(S.zones[k])}
+            assert known <= where.keys()
+            remembered += len(known)
+            W = resample(st, seat)
+            assert W.information_state_string(seat) == st.information_state_string(seat)
+            for u in known:
+                k, i = where[u]
+                assert W.S.zones[k][i] == u and W.S.ents[u] == S.ents[u]
+        st.apply_action(rng.choice(st.legal_actions()))
+    if pack == "roll-them-bones":
+        assert remembered  # something a seat saw go into a hidden zone, and still knows there
