@@ -167,6 +167,7 @@ class HordeSpielState(pyspiel.State):
         self.moves = 0
         self.seen = [b""] * cfg.n  # per seat, the digest of what it observed and did
         self.memory = Memory(self.S)  # per seat, what it saw and still knows where it is
+        self.texts: tuple = (None, 0, {})  # (S, moves, seat -> its observation string then)
 
     def current_player(self):
         if self.is_terminal():
@@ -198,8 +199,22 @@ class HordeSpielState(pyspiel.State):
                 self.seen = [_chain(h, m) for h, m in zip(self.seen, moves, strict=True)]
             return
         self.memory.update(S, drew, S.chance.shuffled if drew else ())
-        self.seen = [_chain(h, m + observe.observation(S, p).encode())
+        self.seen = [_chain(h, m + self.text(p).encode())
                      for p, (h, m) in enumerate(zip(self.seen, moves, strict=True))]
+
+    def text(self, player: int | None) -> str:
+        """`observe.observation` of S for `player`, made once per move: the digest, the
+        observation and the information state all ask for it. Kept with the S it is of,
+        so a state given another S (a resampled one) makes it again."""
+        S = self.S
+        of, moves, texts = self.texts
+        if of is not S or moves != self.moves:
+            texts = {}
+            self.texts = (S, self.moves, texts)
+        got = texts.get(player)
+        if got is None:
+            got = texts[player] = observe.observation(S, player)
+        return got
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -213,7 +228,7 @@ class HordeSpielState(pyspiel.State):
         return self.S.returns() if self.S.is_terminal() else [0.0] * self.g.n
 
     def __str__(self):
-        return observe.observation(self.S, None)
+        return self.text(None)
 
 
 def _moves_seen(S, actor: int, action: int) -> list[bytes]:
@@ -250,7 +265,7 @@ class Observer:
             t[i] = v
 
     def string_from(self, state, player):
-        text = observe.observation(state.S, player)
+        text = state.text(player)
         return state.seen[player].hex() + " " + text if self.recall else text
 
 
