@@ -10,6 +10,7 @@ save back into a State, with its checks, is `engine.persist`, above both.
 from __future__ import annotations
 
 from engine.dsl.values import E, Face, P, Z
+from engine.journal import Journal
 from engine.model import HASH_VERSION
 
 FORMAT = 1
@@ -135,6 +136,13 @@ def log_seen_by(S, player: int | None) -> list:
     """The game log as `player` may read it (other players' actions on now hidden entities
     shortened, as in `state_view`), without building the whole view."""
     return _masked_acts(S.log, [], _hidden(S, player), player)[0]
+
+
+def past_seen_by(S, player: int | None) -> tuple[Journal, Journal]:
+    """The log and the history as `player` may read them, masked as in `state_view`: what
+    a determinization for `player` keeps of the past (`engine.hidden.determinize`)."""
+    log, history = _masked_acts(S.log, S.history, _hidden(S, player), player)
+    return Journal(log), Journal(history)
 
 
 def _masked_acts(log: list, history: list, hidden: set[int], player: int | None):

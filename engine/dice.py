@@ -74,6 +74,7 @@ class Randomness:
     if TYPE_CHECKING:  # the State's, which these methods use
         game: Game
         log: Journal
+        zones: dict[str, list[int]]
 
         def describe(self, v: Any) -> str: ...
 
@@ -154,6 +155,7 @@ class Randomness:
         """Fisher-Yates with the game's RNG, its draws made together (`words`)."""
         i = len(lst) - 1
         if self.chance is not None:  # a draw at a time, each a chance event
+            self.chance.shuffled.update(k for k, v in self.zones.items() if v is lst)
             for k in range(i, 0, -1):
                 j = self.rand_below(k + 1)
                 lst[k], lst[j] = lst[j], lst[k]

@@ -7,11 +7,14 @@ history) work too. Chance is explicit (engine.agents.chance): every roll, draw a
 shuffle step is a chance node, so `serialize=True` simulation tests can replay games.
 
 Actions are the pack's fixed action ids (engine.agents.actions); the observation string
-and tensor are the seat's view (engine.agents.observe); the information state adds a
-digest of the actions taken so far (chance draws left out: they may be private), a
-constant size. A game stops, as a draw, after `max_game_length` moves (decisions and chance
-events together) — by default MOVES_PER_TURN per turn of the pack's turn limit; `turns`
-stops it sooner, as horde's turn limit does.
+and tensor are the seat's view (engine.agents.observe). The information state adds a
+digest, of constant size, chained after every move from what the seat saw: each action
+(only which action it was when it names an entity the seat cannot see; chance draws left
+out, they may be private) and, once the action is done, the seat's observation. Each seat
+also remembers the hidden entities it saw go where they are (engine.agents.memory), and
+`resampler` re-deals only the rest. A game stops, as a draw, after `max_game_length`
+moves (decisions and chance events together) — by default MOVES_PER_TURN per turn of the
+pack's turn limit; `turns` stops it sooner, as horde's turn limit does.
 """
 
 from __future__ import annotations
@@ -27,7 +30,9 @@ import pyspiel
 
 import engine
 from engine.agents import observe
+from engine.agents.memory import Memory
 from engine.agents.seats import Seat
+from engine.dsl.values import E
 from engine.hidden import determinize
 
 MOVES_PER_TURN = 100  # moves one turn may take, for the default max_game_length
@@ -161,6 +166,8 @@ class HordeSpielState(pyspiel.State):
         self.S = cfg.initial.clone()
         self.moves = 0
         self.seen = [b""] * cfg.n  # per seat, the digest of what it observed and did
+        self.memory = Memory(self.S)  # per seat, what it saw and still knows where it is
+        self.texts: tuple = (None, 0, {})  # (S, moves, seat -> its observation string then)
 
     def current_player(self):
         if self.is_terminal():
@@ -177,14 +184,37 @@ class HordeSpielState(pyspiel.State):
 
     def _apply_action(self, action):
         actor = self.current_player()
-        if self.S.is_chance_node():
-            self.S.apply_chance(int(action))
+        S = self.S
+        drew = S.is_chance_node()
+        # each seat's digest chains the actions taken as it saw them (a chance draw may be
+        # private) and, once an action is done, what the seat then observes
+        moves = [b""] * self.g.n if drew else _moves_seen(S, actor, int(action))
+        if drew:
+            S.apply_chance(int(action))
         else:
-            self.S.apply(int(action))
+            S.apply(int(action))
         self.moves += 1
-        if actor >= 0:  # what each seat remembers: the actions taken (a chance draw may be private)
-            move = f"{actor}:{action};".encode()
-            self.seen = [hashlib.blake2b(h + move, digest_size=16).digest() for h in self.seen]
+        if S.is_chance_node():  # the action waits for more draws: nothing seen changed
+            if not drew:
+                self.seen = [_chain(h, m) for h, m in zip(self.seen, moves, strict=True)]
+            return
+        self.memory.update(S, drew, S.chance.shuffled if drew else ())
+        self.seen = [_chain(h, m + self.text(p).encode())
+                     for p, (h, m) in enumerate(zip(self.seen, moves, strict=True))]
+
+    def text(self, player: int | None) -> str:
+        """`observe.observation` of S for `player`, made once per move: the digest, the
+        observation and the information state all ask for it. Kept with the S it is of,
+        so a state given another S (a resampled one) makes it again."""
+        S = self.S
+        of, moves, texts = self.texts
+        if of is not S or moves != self.moves:
+            texts = {}
+            self.texts = (S, self.moves, texts)
+        got = texts.get(player)
+        if got is None:
+            got = texts[player] = observe.observation(S, player)
+        return got
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -198,12 +228,30 @@ class HordeSpielState(pyspiel.State):
         return self.S.returns() if self.S.is_terminal() else [0.0] * self.g.n
 
     def __str__(self):
-        return observe.observation(self.S, None)
+        return self.text(None)
+
+
+def _moves_seen(S, actor: int, action: int) -> list[bytes]:
+    """Action id `action` of `actor` as each seat saw it: the whole id, or only which
+    action it was when it names an entity the seat cannot see (as `State.view` masks the
+    log: `restack(hidden)`)."""
+    d = S.decision()
+    act, args = d.bindings[S._label_of_id(action)]
+    named = [v.i for v in args.values() if type(v) is E]
+    whole = f"{actor}:{action};".encode()
+    short = f"{actor}:{'pass' if act is None else act.id};".encode()
+    return [whole if p == actor or not any(
+        not observe.can_see(S, S.ents.get(u, {}).get("@z"), p) for u in named) else short
+        for p in range(len(S.pl))]
+
+
+def _chain(digest: bytes, more: bytes) -> bytes:
+    return hashlib.blake2b(digest + more, digest_size=16).digest()
 
 
 class Observer:
     """OpenSpiel's PyObserver: the seat's view (engine.agents.observe); with perfect recall,
-    the digest of its past observations too."""
+    the digest of what it saw and did before too (`HordeSpielState.seen`)."""
 
     def __init__(self, game: Config, iig_obs_type=None):
         self.recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
@@ -217,7 +265,7 @@ class Observer:
             t[i] = v
 
     def string_from(self, state, player):
-        text = observe.observation(state.S, player)
+        text = state.text(player)
         return state.seen[player].hex() + " " + text if self.recall else text
 
 
@@ -249,13 +297,14 @@ class HordeBot(pyspiel.Bot):
 
 def resampler(seed: int = 0):
     """`resample(state, player)`: a state `player` cannot tell from `state`, for OpenSpiel's
-    `ISMCTSBot.set_resampler`: what the seat cannot see re-dealt by horde's determinization
-    (engine.hidden), its past and its own digest of what it saw kept."""
+    `ISMCTSBot.set_resampler`: what the seat cannot see and does not remember re-dealt by
+    horde's determinization (engine.hidden), the log and history as it may read them, its
+    memory and its own digest of what it saw kept."""
     rng = random.Random(seed)
 
     def resample(state, player):
         new = state.clone()
-        new.S = determinize(state.S, player, rng)
+        new.S = determinize(state.S, player, rng, known=state.memory.known(player), past=True)
         return new
 
     return resample

@@ -37,7 +37,8 @@ class Feed:
     """Explicit chance for one state: the draws given to the run under way (`running`),
     or, at a chance node, the action waiting for its draws."""
 
-    __slots__ = ("outcomes", "pos", "running", "pending", "action", "base", "setup", "memo")
+    __slots__ = ("outcomes", "pos", "running", "pending", "action", "base", "setup", "memo",
+                 "shuffled")
 
     def __init__(self, outcomes: list | None = None, running: bool = False):
         self.outcomes = outcomes if outcomes is not None else []
@@ -48,6 +49,8 @@ class Feed:
         self.base: Any = None  # the State before it (None for SETUP)
         self.setup: Any = None  # SETUP: run(feed) -> the new game, its draws from the feed
         self.memo: dict | None = None  # SETUP: draws given -> the draw then waited for, or the game
+        # the zones the run shuffled; after it, those the last action shuffled (engine.agents.memory)
+        self.shuffled: set[str] = set()
 
     def draw(self, n: int) -> int:
         if not self.running:
@@ -144,6 +147,7 @@ def _run(S, feed: Feed) -> None:
             memo[tuple(feed.outcomes)] = need.n
         return
     done.chance = Feed()
+    done.chance.shuffled = run.shuffled
     if memo is not None:
         memo[tuple(feed.outcomes)] = done.clone()
     stop = S.stop_turns if feed.action == SETUP else done.stop_turns

@@ -58,7 +58,10 @@ def layout(game, players: int) -> Layout:
     return per_table(_LAYOUTS, game, players, Layout)
 
 
-def _can_see(S, key: str, player: int | None) -> bool:
+def can_see(S, key: str | None, player: int | None) -> bool:
+    """Whether `player` may look in zone `key` (None: no zone, as a board's pieces)."""
+    if key is None:
+        return True
     name, _, owner = key.partition("#")
     vis = S.game.zones[name].visible
     return vis == "all" or (vis == "owner" and player is not None and owner == str(player))
@@ -83,7 +86,7 @@ def entries(S, player: int) -> list[tuple[int, float]]:
         uids = S.zones.get(key, ())
         if uids:
             out.append((at, float(len(uids))))
-            if _can_see(S, key, player):
+            if can_see(S, key, player):
                 counts: dict[int, int] = {}
                 for u in uids:
                     kind = lay.kind_at.get(S.ents[u]["id"])
@@ -129,7 +132,7 @@ def seen_by(S, player: int | None) -> dict:
     entities it may see, game and turn variables, whose decision it is."""
     zones, hidden = {}, set()
     for key, uids in S.zones.items():
-        if _can_see(S, key, player):
+        if can_see(S, key, player):
             zones[key] = uids
         else:
             zones[key] = len(uids)

@@ -64,7 +64,7 @@ def test_the_tensor_keeps_its_declared_shape_and_hides_what_the_seat_cannot_see(
         seen = observe.seen_by(S, 0)
         assert observe.observation(S, 0) == repr(seen)
         for key, uids in S.zones.items():
-            if not observe._can_see(S, key, 0):
+            if not observe.can_see(S, key, 0):
                 assert seen["zones"][key] == len(uids)
                 assert not any(u in seen["ents"] for u in uids)
         assert "log" not in seen and "history" not in seen
