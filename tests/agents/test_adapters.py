@@ -10,7 +10,8 @@ import pytest
 
 from tests.agents.cases import CASES, IDS, game
 
-# Turns a test game lasts: a whole game of the longest pack takes minutes in these suites
+# Turns a test game lasts, so every mode is tried without a whole game of each; one whole
+# game of the longest pack is played below
 TURNS = {"defcon-z": 4, "theyre-coming": 6, "roll-them-bones": 0}
 
 
@@ -22,6 +23,16 @@ def test_openspiel_random_simulation_with_serialization(pack, mode):
     g = load_game(pack, mode, players=2, turns=TURNS[pack])
     assert g.num_distinct_actions() == game(pack, mode).num_distinct_actions(2)
     pyspiel.random_sim_test(g, num_sims=1, serialize=True, verbose=False)
+
+
+def test_openspiel_random_simulation_of_a_whole_defcon_z_game():
+    """The issue's yardstick: DEFCON Z, random play to the end (here, mostly to the pack's
+    200-turn limit, ~2,400 decisions and their chance events), serialized and replayed."""
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is the optional [agents] extra")
+    from engine.adapters.openspiel import load_game
+
+    pyspiel.random_sim_test(load_game("defcon-z", players=2), num_sims=1, serialize=True,
+                            verbose=False)
 
 
 def test_openspiel_states_clone_apart_and_pickle():
