@@ -23,7 +23,8 @@ from typing import NamedTuple
 
 from engine.dsl import ast
 from engine.dsl import builtins as core
-from engine.dsl.compiler import CONSTS, NAMESPACES, _Emitter, _Literal, names_of
+from engine.dsl.compiler import _Emitter, names_of
+from engine.dsl.emit_expr import CONSTS, NAMESPACES, _Literal
 from engine.dsl.parser import MAX_NESTING
 
 # An expression with procedures written into it is at most as deep (in the language's

@@ -30,6 +30,8 @@ import warnings
 from engine.errors import HordeError, Span
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # always with fullmatch: ASCII, as the grammar's NAME
+VARIABLE = re.compile(r"v_[a-z0-9_]+")  # the code of a variable (`name('v_', ...)`): cheap to read twice
+CURRENT = "S.players[S.cur]"  # the code of `current`, the player whose turn it is
 
 # the prefix of each kind of name made from a pack's names; no helper name of generated
 # code starts with one (tests/security/test_generated_code.py checks every namespace)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.dsl import ast, compiler, fastparse, pysource
+from engine.dsl import ast, fastparse, pysource
 from engine.dsl.compiler import compile_snippet
 from engine.dsl.parser import parse_program
 from engine.errors import DSLSyntaxError, HordeError, PackError
@@ -187,7 +187,7 @@ def test_generated_code_that_does_not_compile_is_an_error_at_the_snippet(tmp_pat
     """Should the compiler ever write broken Python, the pack fails to load with an error at
     the snippet's place that says so, instead of a SyntaxError from inside horde."""
     path, line = pack_with(tmp_path, "game.rounds = 1 + 2")
-    monkeypatch.setitem(compiler.OPERATORS, "+", ")")
+    monkeypatch.setitem(pysource.OPERATORS, "+", ")")
     with pytest.raises(PackError) as exc:
         engine.load(tmp_path)
     text = str(exc.value)
