@@ -2,7 +2,7 @@
 
 A `Game` is frozen, shared by every state played from it. Playing it takes more: the
 stepper of every flow node (`steppers.py`), the legality plan and window check of every
-decision point (`labels.py`), the end check (`machine.py`), the tables labels are written
+decision point (`plans.py`), the end check (`machine.py`), the tables labels are written
 from, the log entries of dice rolls, a fresh player's record and a fresh deal. They are
 named attributes of one object per Game (`Game.program`): the cheap tables made with it,
 the generated functions on first need (a game reaches few of its points at first, and the
@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from engine.dsl.compiler import Compiled
 from engine.dsl.values import Face
-from engine.flow import labels, machine, steppers
-from engine.flow.labels import Plan, Window
+from engine.flow import machine, plans, steppers
 from engine.flow.nodes import SEQ
+from engine.flow.plans import Plan, Window
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -53,7 +53,7 @@ class FlowProgram:
         self.fx_reads_locals = frozenset(a.id for a in game.actions if a.fx is not None and _reads_locals(a))
         self.labellings: dict[tuple[str, str], tuple] = {}  # (action id, parameter) -> labels._labelling
         self.texts: dict[type, dict] = {}  # type -> value -> its text in labels (labels._text)
-        self.tests: dict[tuple[str, str], tuple | None] = {}  # (action id, part) -> labels._prepared
+        self.tests: dict[tuple[str, str], tuple | None] = {}  # (action id, part) -> plans._prepared
         self.rolls = {die: _roll_plan(die, faces) for die, faces in game.dice.items()}
         # every player field with its constant initial value; the fields whose initial value
         # is an expression, in order
@@ -70,11 +70,11 @@ class FlowProgram:
     def plan(self, point: str, is_cur: bool) -> Plan:
         """The legality plan of `point` for the current player or the others."""
         key = (point, is_cur)
-        return self.plans.get(key) or self.plans.setdefault(key, labels.make_plan(self.game, point, is_cur))
+        return self.plans.get(key) or self.plans.setdefault(key, plans.make_plan(self.game, point, is_cur))
 
     def window(self, point: str) -> Window:
         """The window check of `point`."""
-        return self.windows.get(point) or self.windows.setdefault(point, labels.make_window(self.game, point))
+        return self.windows.get(point) or self.windows.setdefault(point, plans.make_window(self.game, point))
 
     def _first_end_check(self, S) -> None:
         self.end_check = machine.make_end_check(self.game)

@@ -12,7 +12,8 @@ import random
 import pytest
 
 import engine
-from engine.flow.labels import first_may_act, legal_bindings
+from engine.flow.labels import legal_bindings
+from engine.flow.plans import first_may_act
 from engine.flow.steppers import ORDERS, _Hands
 from tests.properties.variants import pack_modes
 from tests.random_states import random_decisions
