@@ -16,7 +16,8 @@ import pytest
 import engine
 from engine.dsl.values import Z
 from engine.errors import RuleRuntimeError
-from engine.flow.labels import _collect, first_may_act, legal_bindings
+from engine.flow.labels import _collect, legal_bindings
+from engine.flow.plans import first_may_act
 from tests.properties.variants import pack_modes
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fastpaths" / "pack.yaml"

@@ -1,5 +1,5 @@
 """A window check that stops at a seat hands the plan's answer for it to `legal_bindings`
-(the second half of its answer, see `labels.Window`), which then does not run the plan
+(the second half of its answer, see `plans.Window`), which then does not run the plan
 again, with the values of the first domain it found to bind something: check, at every
 decision of random games of every pack, for every point and every order of seats, that the
 answer handed over is the plan's (each call's own, however many calls came after it), the

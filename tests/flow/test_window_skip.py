@@ -1,5 +1,5 @@
 """A sequence passes over a window without calling its check when the zones its actions
-first need a card in are empty for every seat it asks (`labels.Window.skip`); and the check
+first need a card in are empty for every seat it asks (`plans.Window.skip`); and the check
 passes over a seat whose cards no action there plays. Check, at every decision of random
 games of every pack, for every point and every kind of window, that a window passed over
 is one whose check answers that nobody may act, and that the check passes over no seat

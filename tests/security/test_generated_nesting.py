@@ -19,8 +19,9 @@ from engine.dsl.parser import MAX_NESTING
 from engine.dsl.procs import direct_proc
 from engine.dsl.pysource import MAX_BLOCKS, MAX_BRANCH_DEPTH
 from engine.errors import DSLSyntaxError, HordeError, PackError, RuleRuntimeError
-from engine.flow.labels import first_may_act, legal_bindings
+from engine.flow.labels import legal_bindings
 from engine.flow.machine import evaluate
+from engine.flow.plans import first_may_act
 
 MINI = Path(__file__).parent.parent / "engine" / "fixtures" / "mini"
 
