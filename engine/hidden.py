@@ -16,8 +16,8 @@ hidden zone keeps its size and its mix of families. See docs/hidden-information.
 An agent's determinization may also keep what the seat remembers where it truly is
 (`known`, engine.agents.memory: a tile it peeked at and put back) and the log and history
 as the seat may read them (`past`). horde's own bots pass neither: they keep no memory,
-never read the past, and masking the log on every determinization cost a DEFCON Z
-search about 10% of its rollouts (`bench.search`).
+never read the past, and masking the log on every determinization cost the search bot
+about 10% of its rollouts on the longest bundled game (`bench.search`).
 
 A bot whose rules may not look at what is hidden at all can decide on the state itself,
 `sealed` for the time of its decision: every zone the seat cannot see and every record in
