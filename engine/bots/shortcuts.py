@@ -55,25 +55,40 @@ def _key(v):
     raise _Unkeyable
 
 
-def _memoized(fn: Callable, memo: dict) -> Callable:
-    """`fn(S, *args)` answered from `memo` (its own) for arguments it was called with before."""
+def _memoized(fn: Callable, memo: dict, seen: dict) -> Callable:
+    """`fn(S, *args)` answered from `memo` (its own) for arguments it was called with before.
+
+    `seen` (its own too) finds the answer first by the arguments' identities: within one
+    decision a rule passes the very same objects again and again (`bait(me)`'s list, a
+    piece's cell), and their ids are a key built without looking inside them. Each entry
+    holds its arguments, so no id is reused while it lives; the values cannot change
+    meanwhile, as the memo already trusts (pure procedures, one state)."""
     def call(S, *args):
-        if _ALONE.issuperset(map(type, args)):  # the common case: the arguments are the key
-            key = args
+        ids = tuple(map(id, args))
+        got = seen.get(ids)
+        if got is None:
+            if _ALONE.issuperset(map(type, args)):  # the arguments are the key
+                key = args
+            else:
+                try:
+                    key = tuple(map(_key, args)), None  # (no tuple of arguments has this shape)
+                except _Unkeyable:
+                    return fn(S, *args)
+            got = memo.get(key)
+            if got is None:
+                fx, steps = S.fx_steps, S.steps
+                value = fn(S, *args)
+                memo[key] = (value, S.fx_steps - fx, S.steps - steps)
+                seen[ids] = (memo[key], args)
+                return value
+            seen[ids] = (got, args)
         else:
-            try:
-                key = tuple(map(_key, args)), None  # (no tuple of arguments has this shape)
-            except _Unkeyable:
-                return fn(S, *args)
-        hit = memo.get(key)
-        if hit is not None:
-            value, fx, steps = hit
-            S.fx_steps += fx - steps  # the same in a pure procedure; kept exact all the same
-            S.charge(steps)
-            return value
-        fx, steps = S.fx_steps, S.steps
-        value = fn(S, *args)
-        memo[key] = (value, S.fx_steps - fx, S.steps - steps)
+            got = got[0]
+        value, fx, steps = got
+        S.fx_steps += fx  # the same as `steps` in a pure procedure; kept exact all the same
+        S.steps += steps
+        if S.fx_steps > S.fx_cap or S.steps > S.step_cap:  # `S.charge`, written out
+            S.charge(0)  # which raises the error
         return value
     return call
 
@@ -167,7 +182,7 @@ class Shortcuts:
             fn = direct_proc(self.game, name)
             facts = self.game.effect_procs[name][1].facts
             if facts.builtins or facts.procs:  # a sum of a few fields costs less than a key
-                self.memos.append({})
-                fn = _memoized(self._rebound(fn), self.memos[-1])
+                self.memos += ({}, {})
+                fn = _memoized(self._rebound(fn), self.memos[-2], self.memos[-1])
             self._private[name] = fn
         return fn
