@@ -99,11 +99,14 @@ class PolicyBot:
         bindings = decision.bindings
         choices = [(label, "pass" if action is None else action.id, {"me": me, **args})
                    for label in decision.actions for action, args in (bindings[label],)]
+        present = {aid for _, aid, _ in choices}
         for rule, cond, score_of, _ in rules:
-            best: str | None = None
-            best_score = 0  # read only once `best` is set
             play = rule.play
             every = "*" in play
+            if not every and present.isdisjoint(play):  # most rules are for other decisions
+                continue
+            best: str | None = None
+            best_score = 0  # read only once `best` is set
             for label, aid, L in choices:  # (a snippet only reads its L)
                 if not every and aid not in play:
                     continue
