@@ -109,14 +109,14 @@ def sealed(state, seat: int, families=None, keys=None):
     saved = [getattr(state, name) for name in _KEPT]
     zones = dict(state.zones)
     hidden: dict[int, dict] = {}
-    sizes: Counter = Counter()
     for k in hidden_zone_keys(state, seat) if keys is None else keys:
         uids = zones[k]
         hidden.update(zip(uids, map(ents.__getitem__, uids), strict=True))
-        sizes.update(map(fam.__getitem__, map(_ID, map(ents.__getitem__, uids))))
         zones[k] = SEAL
+    records = list(hidden.values())  # (a record's "id" never changes: its family can wait)
 
     def draw(rng: random.Random) -> None:
+        sizes = Counter(map(fam.__getitem__, map(_ID, records)))
         for f in sorted(sizes):
             rng.shuffle([None] * sizes[f])  # determinize's shuffle of this family, drawn alike
         rng.getrandbits(64)  # and its new dice
