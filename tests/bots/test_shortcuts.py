@@ -8,6 +8,7 @@ opponent's hidden card must break the seal and decide as on a real determinizati
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -15,7 +16,7 @@ import engine
 import engine.bots.policy as policy_mod
 import engine.hidden as hidden
 from engine.bots.policy import PolicyBot
-from engine.bots.shortcuts import _key, _Unkeyable
+from engine.bots.shortcuts import _memoized
 from engine.flow.nodes import PolicyDef, PolicyRule
 from engine.hidden import Peeked, determinize, hidden_zone_keys, sealed
 from engine.pack.loader import list_packs
@@ -102,15 +103,22 @@ def test_a_sealed_state_hides_what_a_determinization_redeals_and_is_given_back()
     assert a.getstate() == b.getstate()
 
 
-def test_memo_keys_tell_apart_what_procedures_can():
-    assert _key(1) != _key(True)
-    assert _key([1, 2]) != _key((1, 2))
-    assert _key([(1, 2)]) != _key([[1, 2]])
-    assert _key(["a", None]) == _key(["a", None])
-    with pytest.raises(_Unkeyable):
-        _key({"a": 1})
-    with pytest.raises(_Unkeyable):
-        _key(1.0)
+def test_the_memo_knows_a_call_by_its_arguments_identities():
+    def fn(S, x):
+        S.fx_steps += 3
+        S.steps += 3
+        return len(memo) + 1
+    S = SimpleNamespace(fx_steps=0, steps=0, fx_cap=100, step_cap=100)
+    memo: dict = {}
+    call = _memoized(fn, memo)
+    xs = [(1, 2)]
+    assert call(S, xs) == 1 and call(S, xs) == 1
+    assert S.steps == S.fx_steps == 6  # a hit charges what the first call took
+    assert call(S, [(1, 2)]) == 2  # an equal list is another object: asked again
+    assert call(S, 1) == 3 and call(S, True) == 4  # 1 == True, yet not the same value
+    assert [args for *_, args in memo.values()] == [(xs,), ([(1, 2)],), (1,), (True,)]
+    del xs  # the entries keep their arguments, so no id can be reused while they live
+    assert call(S, [(3, 4)]) == 5
 
 
 def test_memo_charges_the_steps_and_lives_for_one_decision():
