@@ -47,10 +47,8 @@ def _memoized(fn: Callable, memo: dict) -> Callable:
             memo[ids] = (value, S.fx_steps - fx, S.steps - steps, args)  # (args: kept alive)
             return value
         value, fx, steps, _ = got
-        S.fx_steps += fx  # the same as `steps` in a pure procedure; kept exact all the same
-        S.steps += steps
-        if S.fx_steps > S.fx_cap or S.steps > S.step_cap:  # `S.charge`, written out
-            S.charge(0)  # which raises the error
+        S.fx_steps += fx - steps  # the same in a pure procedure; kept exact all the same
+        S.charge(steps)
         return value
     return call
 
