@@ -128,7 +128,7 @@ def sealed(state, seat: int, families=None, keys=None):
             setattr(state, name, [] if name == "events" else value)
         yield draw
     finally:
-        ents.update(zip(uids, records))
+        ents.update(zip(uids, records, strict=True))
         for name, value in zip(_KEPT, saved, strict=True):
             setattr(state, name, value)
 

@@ -8,7 +8,6 @@ opponent's hidden card must break the seal and decide as on a real determinizati
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
 
 import pytest
 
@@ -103,12 +102,21 @@ def test_a_sealed_state_hides_what_a_determinization_redeals_and_is_given_back()
     assert a.getstate() == b.getstate()
 
 
+class _Counted:
+    """What a memo needs of a state: its step counts and `charge`."""
+    fx_steps = steps = 0
+
+    def charge(self, n):
+        self.fx_steps += n
+        self.steps += n
+
+
 def test_the_memo_knows_a_call_by_its_arguments_identities():
     def fn(S, x):
         S.fx_steps += 3
         S.steps += 3
         return len(memo) + 1
-    S = SimpleNamespace(fx_steps=0, steps=0, fx_cap=100, step_cap=100)
+    S = _Counted()
     memo: dict = {}
     call = _memoized(fn, memo)
     xs = [(1, 2)]
