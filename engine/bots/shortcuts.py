@@ -35,21 +35,47 @@ from engine.dsl.procs import direct_proc
 from engine.hidden import Families, hidden_zone_keys
 
 
-def _memoized(fn: Callable, memo: dict) -> Callable:
+def _memoized(fn: Callable, memo: dict, arity: int) -> Callable:
     """`fn(S, *args)` answered from `memo` (its own) for arguments it was called with before:
-    the very same objects, which cannot change meanwhile (pure procedures, one state)."""
+    the very same objects, which cannot change meanwhile (pure procedures, one state).
+    Procedures of one or two parameters, most of them, get a call of their own arity."""
+    if arity == 1:
+        def call1(S, a):
+            got = memo.get(id(a))
+            if got is None:
+                fx, steps = S.fx_steps, S.steps
+                value = fn(S, a)
+                memo[id(a)] = (value, S.fx_steps - fx, S.steps - steps, a)  # (a: kept alive)
+                return value
+            S.fx_steps += got[1] - got[2]  # the same in a pure procedure; kept exact all the same
+            S.charge(got[2])
+            return got[0]
+        return call1
+    if arity == 2:
+        def call2(S, a, b):
+            ids = id(a), id(b)
+            got = memo.get(ids)
+            if got is None:
+                fx, steps = S.fx_steps, S.steps
+                value = fn(S, a, b)
+                memo[ids] = (value, S.fx_steps - fx, S.steps - steps, a, b)
+                return value
+            S.fx_steps += got[1] - got[2]
+            S.charge(got[2])
+            return got[0]
+        return call2
+
     def call(S, *args):
         ids = tuple(map(id, args))
         got = memo.get(ids)
         if got is None:
             fx, steps = S.fx_steps, S.steps
             value = fn(S, *args)
-            memo[ids] = (value, S.fx_steps - fx, S.steps - steps, args)  # (args: kept alive)
+            memo[ids] = (value, S.fx_steps - fx, S.steps - steps, args)
             return value
-        value, fx, steps, _ = got
-        S.fx_steps += fx - steps  # the same in a pure procedure; kept exact all the same
-        S.charge(steps)
-        return value
+        S.fx_steps += got[1] - got[2]
+        S.charge(got[2])
+        return got[0]
     return call
 
 
@@ -143,6 +169,7 @@ class Shortcuts:
             facts = self.game.effect_procs[name][1].facts
             if facts.builtins or facts.procs:  # a sum of a few fields costs less than a key
                 self.memos.append({})
-                fn = _memoized(self._rebound(fn), self.memos[-1])
+                fn = _memoized(self._rebound(fn), self.memos[-1],
+                                len(self.game.effect_procs[name][0]))
             self._private[name] = fn
         return fn

@@ -7,6 +7,7 @@ opponent's hidden card must break the seal and decide as on a real determinizati
 
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
@@ -111,22 +112,25 @@ class _Counted:
         self.steps += n
 
 
-def test_the_memo_knows_a_call_by_its_arguments_identities():
-    def fn(S, x):
+@pytest.mark.parametrize("arity", [1, 2, 3])
+def test_the_memo_knows_a_call_by_its_arguments_identities(arity):
+    def fn(S, *args):
         S.fx_steps += 3
         S.steps += 3
         return len(memo) + 1
     S = _Counted()
     memo: dict = {}
-    call = _memoized(fn, memo)
+    call = _memoized(fn, memo, arity)
+    more = (None,) * (arity - 1)
     xs = [(1, 2)]
-    assert call(S, xs) == 1 and call(S, xs) == 1
+    assert call(S, xs, *more) == 1 and call(S, xs, *more) == 1
     assert S.steps == S.fx_steps == 6  # a hit charges what the first call took
-    assert call(S, [(1, 2)]) == 2  # an equal list is another object: asked again
-    assert call(S, 1) == 3 and call(S, True) == 4  # 1 == True, yet not the same value
-    assert [args for *_, args in memo.values()] == [(xs,), ([(1, 2)],), (1,), (True,)]
-    del xs  # the entries keep their arguments, so no id can be reused while they live
-    assert call(S, [(3, 4)]) == 5
+    assert call(S, [(1, 2)], *more) == 2  # an equal list is another object: asked again
+    assert call(S, 1, *more) == 3 and call(S, True, *more) == 4  # 1 == True, yet not the same
+    held = gc.get_referents(*memo.values())  # an entry keeps its arguments (or their tuple)
+    assert any(x is xs or (type(x) is tuple and x[0] is xs) for x in held)
+    del xs  # so no id can be reused while an entry lives
+    assert call(S, [(3, 4)], *more) == 5
 
 
 def test_memo_charges_the_steps_and_lives_for_one_decision():
