@@ -167,7 +167,7 @@ class Shortcuts:
         if fn is None:  # (no procedure reaches itself: `reached` said so)
             fn = direct_proc(self.game, name)
             facts = self.game.effect_procs[name][1].facts
-            if facts.builtins or facts.procs:  # a sum of a few fields costs less than a key
+            if facts.builtins or facts.procs:  # a sum of a few fields costs less than a look-up
                 self.memos.append({})
                 fn = _memoized(self._rebound(fn), self.memos[-1],
                                 len(self.game.effect_procs[name][0]))
