@@ -116,27 +116,27 @@ def sealed(state, seat: int, families=None, keys=None):
     ents = state.ents
     saved = [getattr(state, name) for name in _KEPT]
     zones = dict(state.zones)
-    hidden: dict[int, dict] = {}
-    sizes: Counter = Counter()
+    uids: list[int] = []
     for k in hidden_zone_keys(state, seat) if keys is None else keys:
-        uids = zones[k]
-        hidden.update(zip(uids, map(ents.__getitem__, uids), strict=True))
-        sizes.update(map(fam.__getitem__, map(_ID, map(ents.__getitem__, uids))))
+        uids += zones[k]
         zones[k] = SEAL
+    records = list(map(ents.__getitem__, uids))  # (a record's "id" never changes: its
+    # family can wait until the draws are made, which a policy bot may never need)
 
     def draw(rng: random.Random) -> None:
+        sizes = Counter(map(fam.__getitem__, map(_ID, records)))
         for f in sorted(sizes):
             rng.shuffle([None] * sizes[f])  # determinize's shuffle of this family, drawn alike
         rng.getrandbits(64)  # and its new dice
 
     try:
-        ents.update(dict.fromkeys(hidden, SEAL))  # in place: the memos found by this table
+        ents.update(dict.fromkeys(uids, SEAL))  # in place: the memos found by this table
         state.zones = zones
         for name, value in _AFRESH.items():
             setattr(state, name, [] if name == "events" else value)
         yield draw
     finally:
-        ents.update(hidden)
+        ents.update(zip(uids, records, strict=True))
         for name, value in zip(_KEPT, saved, strict=True):
             setattr(state, name, value)
 

@@ -40,9 +40,20 @@ def seat_copy(state, seat: int, rng: random.Random):
 class PolicyBot:
     def __init__(self, policy, seed: int, shortcuts: bool = True):
         self.policy = policy
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        self._owed: list = []  # draws of decisions taken sealed, made when the RNG is next used
         self.shortcuts = shortcuts
         self._plain = [(rule, rule.cond, rule.score, True) for rule in policy.rules]
+
+    @property
+    def rng(self) -> random.Random:
+        """The bot's RNG, once it has drawn what the sealed decisions owe (`choose`): most
+        games never use it again, and the draws were a tenth of a decision."""
+        if self._owed:
+            owed, self._owed = self._owed, []
+            for draw in owed:
+                draw(self._rng)
+        return self._rng
 
     def _shortcuts(self, game) -> Shortcuts | None:
         """The policy's shortcuts in `game`, made once per policy (None: switched off)."""
@@ -65,7 +76,7 @@ class PolicyBot:
             except (Peeked, Exception):  # it looked (or failed): decide as without the shortcut
                 pass
             else:
-                draw(self.rng)  # what the determinization would have drawn, then the rest
+                self._owed.append(draw)  # what the determinization would have drawn
                 return label if label is not None else self._otherwise(decision)
         return self.choose_known(seat_copy(state, decision.player, self.rng), decision)
 
@@ -88,11 +99,14 @@ class PolicyBot:
         bindings = decision.bindings
         choices = [(label, "pass" if action is None else action.id, {"me": me, **args})
                    for label in decision.actions for action, args in (bindings[label],)]
+        present = {aid for _, aid, _ in choices}
         for rule, cond, score_of, _ in rules:
-            best: str | None = None
-            best_score = 0  # read only once `best` is set
             play = rule.play
             every = "*" in play
+            if not every and present.isdisjoint(play):  # most rules are for other decisions
+                continue
+            best: str | None = None
+            best_score = 0  # read only once `best` is set
             for label, aid, L in choices:  # (a snippet only reads its L)
                 if not every and aid not in play:
                     continue

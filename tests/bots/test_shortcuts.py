@@ -7,6 +7,7 @@ opponent's hidden card must break the seal and decide as on a real determinizati
 
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
@@ -15,7 +16,7 @@ import engine
 import engine.bots.policy as policy_mod
 import engine.hidden as hidden
 from engine.bots.policy import PolicyBot
-from engine.bots.shortcuts import _key, _Unkeyable
+from engine.bots.shortcuts import _memoized
 from engine.flow.nodes import PolicyDef, PolicyRule
 from engine.hidden import Peeked, determinize, hidden_zone_keys, sealed
 from engine.pack.loader import list_packs
@@ -102,15 +103,34 @@ def test_a_sealed_state_hides_what_a_determinization_redeals_and_is_given_back()
     assert a.getstate() == b.getstate()
 
 
-def test_memo_keys_tell_apart_what_procedures_can():
-    assert _key(1) != _key(True)
-    assert _key([1, 2]) != _key((1, 2))
-    assert _key([(1, 2)]) != _key([[1, 2]])
-    assert _key(["a", None]) == _key(["a", None])
-    with pytest.raises(_Unkeyable):
-        _key({"a": 1})
-    with pytest.raises(_Unkeyable):
-        _key(1.0)
+class _Counted:
+    """What a memo needs of a state: its step counts and `charge`."""
+    fx_steps = steps = 0
+
+    def charge(self, n):
+        self.fx_steps += n
+        self.steps += n
+
+
+@pytest.mark.parametrize("arity", [1, 2, 3])
+def test_the_memo_knows_a_call_by_its_arguments_identities(arity):
+    def fn(S, *args):
+        S.fx_steps += 3
+        S.steps += 3
+        return len(memo) + 1
+    S = _Counted()
+    memo: dict = {}
+    call = _memoized(fn, memo, arity)
+    more = (None,) * (arity - 1)
+    xs = [(1, 2)]
+    assert call(S, xs, *more) == 1 and call(S, xs, *more) == 1
+    assert S.steps == S.fx_steps == 6  # a hit charges what the first call took
+    assert call(S, [(1, 2)], *more) == 2  # an equal list is another object: asked again
+    assert call(S, 1, *more) == 3 and call(S, True, *more) == 4  # 1 == True, yet not the same
+    held = gc.get_referents(*memo.values())  # an entry keeps its arguments (or their tuple)
+    assert any(x is xs or (type(x) is tuple and x[0] is xs) for x in held)
+    del xs  # so no id can be reused while an entry lives
+    assert call(S, [(3, 4)], *more) == 5
 
 
 def test_memo_charges_the_steps_and_lives_for_one_decision():
