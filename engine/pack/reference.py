@@ -26,7 +26,7 @@ class Section:
 def reference(game) -> list[Section]:
     raw = game.raw
     return [s for s in (
-        _params(raw), _flow(game), _events(game), _fields(game), _cards(game),
+        _params(raw), _flow(game), _steps(raw), _events(game), _fields(game), _cards(game),
         _policies(raw)) if s.lines]
 
 
@@ -100,6 +100,59 @@ def _flow(game) -> Section:
                 params = "".join(f", {p}" for p, _ in action.params)
                 out.lines.append(f"    action {action.id}(who: {action.who}{params}){text}")
     return out
+
+
+_BRANCHES = ("then", "else", "do")  # the lists of flow nodes a node holds
+
+
+def _steps(raw: dict) -> Section:
+    """The flow's nodes, nested as in the pack, each with its id: what an overlay names to
+    patch, move, remove or insert beside one (docs/overlays.md)."""
+    out = Section("Flow steps (the ids an overlay names: `flow:` and `procedures: NAME: flow:`)")
+    procs = {n: p["flow"] for n, p in (raw.get("procedures") or {}).items()
+             if isinstance(p, dict) and isinstance(p.get("flow"), list)}
+    for where, nodes in [("flow", raw.get("flow")), *((f"procedures.{n}.flow", f) for n, f in procs.items())]:
+        if isinstance(nodes, list) and nodes:
+            out.lines.append(f"{where}:")
+            _step_lines(nodes, 1, out.lines)
+    return out
+
+
+def _step_lines(nodes: list, depth: int, lines: list[str]) -> None:
+    pad = "    " * depth
+    for node in nodes:
+        if not isinstance(node, dict):
+            continue
+        ident = f"[{node['id']}] " if "id" in node else ""
+        lines.append(f"{pad}{ident}{_step_summary(node)}")
+        for key in _BRANCHES:  # a loop's body under it; an if's branches named
+            inner = node.get(key)
+            if isinstance(inner, list):
+                if key == "do":
+                    _step_lines(inner, depth + 1, lines)
+                else:
+                    lines.append(f"{pad}    {key}:")
+                    _step_lines(inner, depth + 2, lines)
+
+
+def _step_summary(node: dict) -> str:
+    for kind in ("ask", "window", "call"):
+        if kind in node:
+            return f"{kind} {node[kind]}"
+    if "if" in node:
+        return f"if {_short(node['if'])}"
+    if "repeat" in node:
+        spec = node["repeat"]
+        if not isinstance(spec, dict):
+            return f"repeat {_short(spec)}"
+        return " ".join(["repeat", *(f"{k} {_short(v)}" for k, v in spec.items())])
+    if "for_each" in node:
+        spec = node["for_each"]
+        return f"for_each {spec.get('var')} in {_short(spec.get('in'))}" if isinstance(spec, dict) else "for_each"
+    if isinstance(node.get("do"), str):
+        first = next((ln.strip() for ln in node["do"].splitlines() if ln.strip()), "")
+        return f"do: {_short(first)}" + (" ..." if node["do"].strip().count("\n") else "")
+    return "do"
 
 
 def _events(game) -> Section:

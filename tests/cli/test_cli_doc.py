@@ -27,6 +27,40 @@ def test_doc_names_every_point_and_event(pack, mode):
         assert f"params.{param}:" in text
 
 
+def _flow_ids(nodes) -> list[str]:
+    out = []
+    for node in nodes if isinstance(nodes, list) else ():
+        if isinstance(node, dict):
+            out += [node["id"]] if "id" in node else []
+            for key in ("then", "else", "do"):
+                out += _flow_ids(node.get(key))
+    return out
+
+
+@pytest.mark.parametrize("pack, mode", GAMES, ids=[f"{p}-{m}" for p, m in GAMES])
+def test_doc_names_every_flow_step_an_overlay_can_hook(pack, mode):
+    game = load(pack, mode=mode)
+    text = render(game)
+    steps = text[text.index("Flow steps"):text.index("Events")]
+    ids = _flow_ids(game.raw.get("flow"))
+    for proc in (game.raw.get("procedures") or {}).values():
+        ids += _flow_ids(proc.get("flow") if isinstance(proc, dict) else None)
+    assert ids
+    for ident in ids:
+        assert f"[{ident}] " in steps, ident
+
+
+def test_doc_shows_a_house_rules_flow_step_where_it_goes(horde, tmp_path):
+    house = tmp_path / "shout.yaml"
+    house.write_text("extends: roll-them-bones\nprocedures:\n  turn:\n    flow:\n"
+                     "      - id: skip\n        else:\n"
+                     "          - {id: shout, after: roll-black, do: \"log('{} shouts', current)\"}\n")
+    r = horde("doc", "roll-them-bones", "--house", house)
+    assert r.exit_code == 0, r.output
+    assert "[roll-black] do: turn.black = roll(black) ...\n" \
+           "              [shout] do: log('{} shouts', current)\n" in r.output
+
+
 def test_doc_shows_a_house_rules_card_action_and_rule_in_markdown(horde):
     house = rulesets_dir() / "roll-them-bones" / "house" / "crowbar.yaml"
     r = horde("doc", "roll-them-bones", "--house", house, "--markdown")
