@@ -18,7 +18,7 @@ the snippets' facts (engine.dsl.facts), where they may be avoided:
   procedure that `Shortcuts.forget` empties when the decision ends. Keys are the
   arguments' identities: a rule passes the very same objects again and again
   (`bait(me)`'s list, a piece's cell), equal values in other objects come seldom (0.4% of
-  calls in DEFCON Z), and a key of values was built element by element at every call.
+  calls in the longest bundled game), and a key of values was built element by element at every call.
   An entry holds its arguments, so no id is reused while it lives; a hit charges the
   steps the first call took, so the budgets count as before. A procedure that calls
   nothing (a few fields added up) is called as it is.
