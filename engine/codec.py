@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.dsl.values import E, Face, P, Z
 from engine.journal import Journal
-from engine.model import HASH_VERSION
+from engine.model import HASH_VERSION, may_see
 
 FORMAT = 1
 
@@ -119,10 +119,9 @@ def state_view(S, player: int | None, d: dict | None = None, logs: bool = True) 
 def _hidden(S, player: int | None, shown: dict | None = None) -> set[int]:
     """The entities `player` may not see; `shown` gets each zone as `player` sees it."""
     hidden: set[int] = set()
+    zones = S.game.zones
     for key, uids in S.zones.items():
-        name, _, owner = key.partition("#")
-        vis = S.game.zones[name].visible
-        if vis == "all" or (vis == "owner" and player is not None and owner == str(player)):
+        if may_see(zones, key, player):
             if shown is not None:
                 shown[key] = list(uids)
         else:

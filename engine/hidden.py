@@ -39,17 +39,13 @@ from contextlib import contextmanager
 from operator import itemgetter
 
 from engine.codec import past_seen_by
+from engine.model import may_see
 
 
 def hidden_zone_keys(state, seat: int | None) -> list[str]:
     """The zones whose contents `seat` cannot see, sorted."""
-    out = []
-    for key in state.zones:
-        name, _, owner = key.partition("#")
-        vis = state.game.zones[name].visible
-        if vis == "none" or (vis == "owner" and (seat is None or owner != str(seat))):
-            out.append(key)
-    return sorted(out)
+    zones = state.game.zones
+    return sorted(key for key in state.zones if not may_see(zones, key, seat))
 
 
 def family(game, entity_id: str) -> str:

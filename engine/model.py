@@ -115,6 +115,15 @@ class ZoneDef:
     refill: str | None
 
 
+def may_see(zones: dict[str, ZoneDef], key: str, player: int | None) -> bool:
+    """Whether `player` (None: a spectator) may look in zone `key` of a state, `zones` the
+    game's: `visible: all`, or `owner` and the zone is the player's own (`hand#1` is player
+    1's hand). The one rule for views, determinizations and agents' observations."""
+    name, _, owner = key.partition("#")
+    vis = zones[name].visible
+    return vis == "all" or (vis == "owner" and player is not None and owner == str(player))
+
+
 @dataclass
 class FieldDef:
     name: str

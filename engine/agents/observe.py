@@ -19,6 +19,7 @@ from __future__ import annotations
 import weakref
 
 from engine.agents.domains import board_cells, entity_kinds, per_table
+from engine.model import may_see
 
 _LAYOUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -60,11 +61,7 @@ def layout(game, players: int) -> Layout:
 
 def can_see(S, key: str | None, player: int | None) -> bool:
     """Whether `player` may look in zone `key` (None: no zone, as a board's pieces)."""
-    if key is None:
-        return True
-    name, _, owner = key.partition("#")
-    vis = S.game.zones[name].visible
-    return vis == "all" or (vis == "owner" and player is not None and owner == str(player))
+    return key is None or may_see(S.game.zones, key, player)
 
 
 def entries(S, player: int) -> list[tuple[int, float]]:

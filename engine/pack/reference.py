@@ -16,6 +16,8 @@ from typing import Any
 
 from engine.pack.events import ENGINE_EVENTS, emitters
 
+_BRANCHES = ("then", "else", "do")  # the lists of flow nodes a node holds
+
 
 @dataclass
 class Section:
@@ -71,7 +73,7 @@ def flow_points(raw: dict) -> list[dict]:
                 found.append({"point": node[kind], "kind": kind,
                               "who": node.get("who", "current" if kind == "ask" else "any"),
                               "pass": bool(node.get("pass")), "text": node.get("text", "")})
-        inner = [x for key in ("then", "else", "do") if isinstance(node.get(key), list)
+        inner = [x for key in _BRANCHES if isinstance(node.get(key), list)
                  for x in node[key]]
         call = node.get("call")
         if isinstance(call, str) and call in procs and call not in seen:
@@ -100,9 +102,6 @@ def _flow(game) -> Section:
                 params = "".join(f", {p}" for p, _ in action.params)
                 out.lines.append(f"    action {action.id}(who: {action.who}{params}){text}")
     return out
-
-
-_BRANCHES = ("then", "else", "do")  # the lists of flow nodes a node holds
 
 
 def _steps(raw: dict) -> Section:

@@ -143,8 +143,7 @@ def _which_game(exc: HordeError, index: int, gseed: int) -> HordeError:
 
 
 def new_result(game, players: int, specs: list[str], seed: int, n: int) -> SimResult:
-    sources = getattr(game, "sources", None)
-    house = [Path(h).name for h in sources.house] if sources is not None else []
+    house = [Path(h).name for h in game.sources.house] if game.sources is not None else []
     return SimResult(game.pack_id, game.mode, dict(game.params), players, specs, seed,
                      requested=n, metric_names=[str(k) for k in (game.metrics or {})],
                      house=house)

@@ -11,6 +11,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from engine.render.panels import singular
 from engine.sim.result import SimResult
 
 
@@ -34,8 +35,7 @@ def describe(result: SimResult) -> str:
     params = ", ".join(f"{k}={v}" for k, v in result.params.items())
     mode = f", mode {result.mode}" if result.mode else ""
     mode += "".join(f" + {h}" for h in result.house)
-    head = (f"{result.games} game{'s' * (result.games != 1)}, "
-            f"{result.players} player{'s' * (result.players != 1)}, seed {result.seed}")
+    head = singular(f"{result.games} games, {result.players} players, seed {result.seed}")
     if result.interrupted:
         head += f" (interrupted: {result.games} of {result.requested} played)"
     return f"{head} — {result.pack}{mode} ({params})" if params else head
