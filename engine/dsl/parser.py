@@ -18,7 +18,6 @@ import functools
 import sys
 from typing import TYPE_CHECKING
 
-from engine import resources
 from engine.dsl import ast
 from engine.errors import DSLSyntaxError
 
@@ -34,30 +33,10 @@ KEYWORDS = frozenset({"and", "or", "not", "in", "if", "elif", "else", "for", "re
 
 
 @functools.cache
-def grammar_text() -> str:
-    return (resources.data_dir("grammar") / "effects.lark").read_text(encoding="utf-8")
-
-
-def indenter():
-    """The grammar's post-lexer: indentation into _INDENT/_DEDENT tokens, as Python's."""
-    from lark.indenter import Indenter
-
-    class Indent(Indenter):
-        NL_type = "_NL"
-        OPEN_PAREN_types = ["LPAR", "LSQB"]
-        CLOSE_PAREN_types = ["RPAR", "RSQB"]
-        INDENT_type = "_INDENT"
-        DEDENT_type = "_DEDENT"
-        tab_len = 4
-
-    return Indent()
-
-
-@functools.cache
 def _parser():
-    from engine.dsl import tables  # after the import of engine: `python -m engine.dsl.tables` runs it
+    from engine.dsl import tables  # on first need: `python -m engine.dsl.tables` runs it as a script
 
-    return tables.load(grammar_text(), indenter())
+    return tables.load(tables.grammar_text(), tables.indenter())
 
 
 _TOKEN_WORDS = {

@@ -23,8 +23,29 @@ from importlib import resources as importlib_resources
 from pathlib import Path
 from typing import Any
 
+from engine import resources
+
 TABLES = "effects.lalr.json"
 OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
+
+
+def grammar_text() -> str:
+    return (resources.data_dir("grammar") / "effects.lark").read_text(encoding="utf-8")
+
+
+def indenter() -> Any:
+    """The grammar's post-lexer: indentation into _INDENT/_DEDENT tokens, as Python's."""
+    from lark.indenter import Indenter
+
+    class Indent(Indenter):
+        NL_type = "_NL"
+        OPEN_PAREN_types = ["LPAR", "LSQB"]
+        CLOSE_PAREN_types = ["RPAR", "RSQB"]
+        INDENT_type = "_INDENT"
+        DEDENT_type = "_DEDENT"
+        tab_len = 4
+
+    return Indent()
 
 
 def grammar_sha256(grammar: str) -> str:
@@ -122,8 +143,6 @@ def load(grammar: str, postlex: Any) -> Any:
 
 
 def main(argv: list[str]) -> int:
-    from engine.dsl.parser import grammar_text, indenter
-
     path = Path(__file__).with_name(TABLES)
     fresh = serialize(grammar_text(), indenter())
     if argv == ["--check"]:

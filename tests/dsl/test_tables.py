@@ -21,7 +21,7 @@ from .test_corpus import _chunks
 @functools.cache
 def built():
     """Lark's parser with its tables built from the grammar in this process."""
-    return tables.build(parser.grammar_text(), parser.indenter())
+    return tables.build(tables.grammar_text(), tables.indenter())
 
 
 def outcome(text: str) -> str:
@@ -72,7 +72,7 @@ def test_the_shipped_tables_are_made_from_this_grammar():
 
 
 def test_writing_the_tables_twice_gives_the_same_file():
-    grammar, post = parser.grammar_text(), parser.indenter()
+    grammar, post = tables.grammar_text(), tables.indenter()
     assert tables.serialize(grammar, post) == tables.serialize(grammar, post)
 
 
@@ -80,20 +80,20 @@ def test_a_grammar_the_tables_were_not_made_from_gets_tables_of_its_own(monkeypa
     made = []
     real = tables.build
     monkeypatch.setattr(tables, "build", lambda g, p: made.append(g) or real(g, p))
-    other = parser.grammar_text() + "\n// one more comment\n"
-    lark = tables.load(other, parser.indenter())
+    other = tables.grammar_text() + "\n// one more comment\n"
+    lark = tables.load(other, tables.indenter())
     assert made == [other]
     assert lark.parse("x = 1\n").data == "start"
 
 
 def test_the_shipped_tables_are_used_with_this_grammar(monkeypatch):
     monkeypatch.setattr(tables, "build", lambda g, p: pytest.fail("built the tables"))
-    lark = tables.load(parser.grammar_text(), parser.indenter())
+    lark = tables.load(tables.grammar_text(), tables.indenter())
     assert lark.source_path == "<deserialized>"
 
 
 def test_the_keywords_are_the_grammars_words():
-    words = set(re.findall(r'"([a-z]+)"', parser.grammar_text()))
+    words = set(re.findall(r'"([a-z]+)"', tables.grammar_text()))
     assert parser.KEYWORDS == words
 
 
