@@ -132,14 +132,17 @@ def _unkeyed(pairs: list[tuple[str, Any]]) -> dict:
 
 def load(grammar: str, postlex: Any) -> Any:
     """The parser: from the shipped tables when they were made from this grammar, else built."""
-    text = importlib_resources.files(__package__).joinpath(TABLES).read_text(encoding="utf-8")
-    doc = json.loads(text, object_pairs_hook=_unkeyed)
-    if doc["grammar_sha256"] != grammar_sha256(grammar):
-        return build(grammar, postlex)
     from lark import Lark
 
-    return Lark._load_from_dict(doc["data"], doc["memo"], postlex=postlex,
-                                propagate_positions=OPTIONS["propagate_positions"])
+    try:
+        text = importlib_resources.files(__package__).joinpath(TABLES).read_text(encoding="utf-8")
+        doc = json.loads(text, object_pairs_hook=_unkeyed)
+        if doc["grammar_sha256"] == grammar_sha256(grammar):
+            return Lark._load_from_dict(doc["data"], doc["memo"], postlex=postlex,
+                                        propagate_positions=OPTIONS["propagate_positions"])
+    except Exception:  # noqa: BLE001 - no file, or one another Lark cannot read: build, as without it
+        pass
+    return build(grammar, postlex)
 
 
 def main(argv: list[str]) -> int:

@@ -86,6 +86,15 @@ def test_a_grammar_the_tables_were_not_made_from_gets_tables_of_its_own(monkeypa
     assert lark.parse("x = 1\n").data == "start"
 
 
+def test_without_the_file_lark_builds_the_tables(monkeypatch):
+    made = []
+    real = tables.build
+    monkeypatch.setattr(tables, "build", lambda g, p: made.append(g) or real(g, p))
+    monkeypatch.setattr(tables, "TABLES", "no-such-tables.json")
+    lark = tables.load(tables.grammar_text(), tables.indenter())
+    assert made and lark.parse("x = 1\n").data == "start"
+
+
 def test_the_shipped_tables_are_used_with_this_grammar(monkeypatch):
     monkeypatch.setattr(tables, "build", lambda g, p: pytest.fail("built the tables"))
     lark = tables.load(tables.grammar_text(), tables.indenter())
