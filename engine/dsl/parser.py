@@ -5,26 +5,20 @@ need. Lark errors become `DSLSyntaxError` with a snippet position; the pack comp
 shifts that position onto the YAML file the snippet came from.
 
 Building the parser's tables in a new process costs more than reading all of a pack's
-snippets, so a snippet is first offered to `engine.dsl.fastparse`, which reads the
-everyday ones without tables and gives exactly Lark's AST, or nothing. Lark parses what
-it does not read, errors included, so every error is found, worded and placed by Lark.
-The reader is used only with the grammar it was written for (its GRAMMAR_SHA256).
-
-Nothing is kept between processes: a parse read back from disk would be text that
-reaches the compiler without having been parsed, and with the quick reader a pack loads
-fast without it. Lark itself is imported, and its tables built, only when something has
-to be parsed by it.
+snippets, so the tables are made once from the grammar and shipped with the package
+(`engine.dsl.tables`): a new process loads them with Lark's own deserialize path. Every
+snippet, well-formed or not, is read by Lark, so every error is found, worded and placed by
+Lark. A process keeps its parses (`parse_program` remembers them); nothing is kept between
+processes.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import sys
 from typing import TYPE_CHECKING
 
-from engine import resources
-from engine.dsl import ast, fastparse
+from engine.dsl import ast
 from engine.errors import DSLSyntaxError
 
 if TYPE_CHECKING:
@@ -33,39 +27,16 @@ if TYPE_CHECKING:
 
 MAX_NESTING = 60  # the transformer recurses; deeper trees are refused before it runs
 EQUALS_HINT = "did you mean '=='? '=' sets a value, '==' compares two"
-
-
-@functools.cache
-def _grammar() -> str:
-    return (resources.data_dir("grammar") / "effects.lark").read_text()
-
-
-@functools.cache
-def _quick_reader_fits() -> bool:
-    """Whether `engine.dsl.fastparse` was written for this grammar (see GRAMMAR_SHA256)."""
-    return hashlib.sha256(_grammar().encode()).hexdigest() == fastparse.GRAMMAR_SHA256
-
-
-def _indenter():
-    from lark.indenter import Indenter
-
-    class Indent(Indenter):
-        NL_type = "_NL"
-        OPEN_PAREN_types = ["LPAR", "LSQB"]
-        CLOSE_PAREN_types = ["RPAR", "RSQB"]
-        INDENT_type = "_INDENT"
-        DEDENT_type = "_DEDENT"
-        tab_len = 4
-
-    return Indent()
+# The grammar's words, which no name may be (tests/dsl/test_tables.py reads them from it)
+KEYWORDS = frozenset({"and", "or", "not", "in", "if", "elif", "else", "for", "repeat", "pass",
+                      "call", "true", "false", "none"})
 
 
 @functools.cache
 def _parser():
-    from lark import Lark
+    from engine.dsl import tables  # on first need: `python -m engine.dsl.tables` runs it as a script
 
-    return Lark(_grammar(), parser="lalr", postlex=_indenter(), propagate_positions=True,
-                maybe_placeholders=True)
+    return tables.load(tables.grammar_text(), tables.indenter())
 
 
 _TOKEN_WORDS = {
@@ -136,6 +107,25 @@ def _bad_dedent_line(text: str) -> int:
     return 1
 
 
+def unescape(raw: str) -> str:
+    """A string token's value: the text between its quotes, where a backslash escapes the
+    next character and `\\n`, `\\t` are a newline and a tab."""
+    body = raw[1:-1]
+    if "\\" not in body:
+        return body
+    out, i = [], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
 def _is_tree(child) -> bool:
     """A tree's children are subtrees, tokens (strings) and None for an absent `[part]`."""
     return child is not None and not isinstance(child, str)
@@ -194,7 +184,7 @@ class _ToAst:
             raise err from None
 
     def string(self, meta, c):
-        return ast.Const(_tpos(c[0]), fastparse.unescape(str(c[0])))
+        return ast.Const(_tpos(c[0]), unescape(str(c[0])))
 
     def true(self, meta, c):
         return ast.Const(_pos(meta), True)
@@ -330,10 +320,7 @@ def _parse_tree(text: str) -> Tree:
 @functools.lru_cache(maxsize=4096)
 def parse_program(text: str) -> ast.Program:
     """Statements (an effect). Remembered: packs repeat the same snippets across modes."""
-    prog = fastparse.read(text, MAX_NESTING) if _quick_reader_fits() else None
-    if prog is None:  # an error, or something only Lark reads: Lark decides
-        prog = _ToAst().transform(_parse_tree(text))
-    return prog
+    return _ToAst().transform(_parse_tree(text))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -16,15 +16,15 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.dsl import ast, fastparse, pysource
+from engine.dsl import ast, pysource
 from engine.dsl.compiler import compile_snippet
-from engine.dsl.parser import parse_program
+from engine.dsl.parser import KEYWORDS, parse_program
 from engine.errors import DSLSyntaxError, HordeError, PackError
 from engine.flow.machine import evaluate
 
 MINI = Path(__file__).parent.parent / "engine" / "fixtures" / "mini"
 # Python's keywords that are names in the effect language (not its own keywords, `if`...)
-PYTHON_WORDS = sorted({*keyword.kwlist, *keyword.softkwlist, "__debug__"} - fastparse._KEYWORDS)
+PYTHON_WORDS = sorted({*keyword.kwlist, *keyword.softkwlist, "__debug__"} - KEYWORDS)
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ import engine
 from engine.dsl import pysource
 from engine.dsl.builtins import BUILTINS
 from engine.dsl.compiler import compile_snippet
-from engine.dsl.fastparse import _KEYWORDS as DSL_KEYWORDS
+from engine.dsl.parser import KEYWORDS as DSL_KEYWORDS
 from engine.dsl.parser import parse_program
 from engine.errors import DSLSyntaxError, HordeError
 from engine.flow.labels import legal_bindings

@@ -1,47 +1,58 @@
-"""The quick reader (engine/dsl/fastparse.py) against Lark: whatever it reads, it reads as
-Lark does, node for node and position for position; whatever it does not read is left to
-Lark, so errors are Lark's. Every snippet of the bundled packs must be read quickly."""
+"""The shipped LALR tables (engine/dsl/effects.lalr.json) against the grammar: they are
+what Lark builds from grammar/effects.lark today, and a parser loaded from them reads every
+snippet as a parser built from the grammar does, node for node, error for error."""
 
 from __future__ import annotations
 
+import functools
 import random
+import re
 
 import pytest
 
 import engine
-from engine.dsl import ast, fastparse, parser
+from engine.dsl import parser, tables
+from engine.errors import DSLSyntaxError
 from engine.pack.loader import list_packs
 
 from .test_corpus import _chunks
 
-MAX = parser.MAX_NESTING
+
+@functools.cache
+def built():
+    """Lark's parser with its tables built from the grammar in this process."""
+    return tables.build(tables.grammar_text(), tables.indenter())
 
 
-def by_lark(text: str) -> str:
+def outcome(text: str) -> str:
+    """What reading `text` gives: the AST, or the error with its position."""
     try:
         return repr(parser._ToAst().transform(parser._parse_tree(text)))
-    except Exception as exc:  # noqa: BLE001 - the error is the outcome
-        return f"{type(exc).__name__}: {exc} at {getattr(exc, 'pos', None)}"
+    except DSLSyntaxError as exc:
+        return f"{exc} at {getattr(exc, 'pos', None)}"
 
 
-def same_or_unsure(text: str) -> bool:
-    """True when the quick reader gave up; otherwise it must have read what Lark reads."""
-    quick = fastparse.read(text, MAX)
-    if quick is None:
-        return True
-    assert repr(quick) == by_lark(text), text
-    return False
+def alike(text: str) -> None:
+    """The shipped tables and the built ones read `text` the same way, errors included."""
+    shipped = outcome(text)
+    real = parser._parser
+    parser._parser = built
+    try:
+        fresh = outcome(text)
+    finally:
+        parser._parser = real
+    assert shipped == fresh, text
 
 
 def pack_snippets(monkeypatch) -> set[str]:
     seen: set[str] = set()
-    real = fastparse.read
+    real = parser._parse_tree
 
-    def record(text, max_nesting):
+    def record(text):
         seen.add(text)
-        return real(text, max_nesting)
+        return real(text)
 
-    monkeypatch.setattr(fastparse, "read", record)
+    monkeypatch.setattr(parser, "_parse_tree", record)
     parser.parse_program.cache_clear()
     parser.parse_expr.cache_clear()
     try:
@@ -56,34 +67,55 @@ def pack_snippets(monkeypatch) -> set[str]:
     return seen
 
 
-def test_the_quick_reader_follows_this_grammar():
-    assert parser._quick_reader_fits(), (
-        "grammar/effects.lark changed: bring engine/dsl/fastparse.py in line with it (and "
-        "these tests), then set its GRAMMAR_SHA256; until then Lark parses everything")
+def test_the_shipped_tables_are_made_from_this_grammar():
+    assert tables.main(["--check"]) == 0, "grammar/effects.lark changed: run python -m engine.dsl.tables"
 
 
-def test_a_changed_grammar_sends_everything_to_lark(monkeypatch):
-    monkeypatch.setattr(fastparse, "GRAMMAR_SHA256", "another grammar")
-    monkeypatch.setattr(fastparse, "read", lambda *_: pytest.fail("read quickly"))
-    parser._quick_reader_fits.cache_clear()
-    parser.parse_program.cache_clear()
-    try:
-        assert isinstance(parser.parse_program("x = 1 + unseen_name_4711"), ast.Program)
-    finally:
-        parser._quick_reader_fits.cache_clear()
-        parser.parse_program.cache_clear()
+def test_writing_the_tables_twice_gives_the_same_file():
+    grammar, post = tables.grammar_text(), tables.indenter()
+    assert tables.serialize(grammar, post) == tables.serialize(grammar, post)
 
 
-def test_every_snippet_of_the_bundled_packs_is_read_quickly_and_alike(monkeypatch):
+def test_a_grammar_the_tables_were_not_made_from_gets_tables_of_its_own(monkeypatch):
+    made = []
+    real = tables.build
+    monkeypatch.setattr(tables, "build", lambda g, p: made.append(g) or real(g, p))
+    other = tables.grammar_text() + "\n// one more comment\n"
+    lark = tables.load(other, tables.indenter())
+    assert made == [other]
+    assert lark.parse("x = 1\n").data == "start"
+
+
+def test_without_the_file_lark_builds_the_tables(monkeypatch):
+    made = []
+    real = tables.build
+    monkeypatch.setattr(tables, "build", lambda g, p: made.append(g) or real(g, p))
+    monkeypatch.setattr(tables, "TABLES", "no-such-tables.json")
+    lark = tables.load(tables.grammar_text(), tables.indenter())
+    assert made and lark.parse("x = 1\n").data == "start"
+
+
+def test_the_shipped_tables_are_used_with_this_grammar(monkeypatch):
+    monkeypatch.setattr(tables, "build", lambda g, p: pytest.fail("built the tables"))
+    lark = tables.load(tables.grammar_text(), tables.indenter())
+    assert lark.source_path == "<deserialized>"
+
+
+def test_the_keywords_are_the_grammars_words():
+    words = set(re.findall(r'"([a-z]+)"', tables.grammar_text()))
+    assert parser.KEYWORDS == words
+
+
+def test_every_snippet_of_the_bundled_packs_reads_alike(monkeypatch):
     texts = pack_snippets(monkeypatch)
     assert len(texts) > 100
-    unsure = [t for t in sorted(texts) if same_or_unsure(t)]
-    assert unsure == []
+    for text in sorted(texts):
+        alike(text)
 
 
 def test_the_expression_corpus_reads_alike():
     for param in _chunks():
-        same_or_unsure(param.values[0])
+        alike(param.values[0])
 
 
 @pytest.mark.parametrize("text", [
@@ -100,7 +132,7 @@ def test_the_expression_corpus_reads_alike():
     "x = " + "(" * 70 + "1" + ")" * 70, "x = " + "-" * 70 + "1", "x = " + "f(" * 25 + ")" * 25,
 ])
 def test_edge_cases_read_alike(text):
-    same_or_unsure(text)
+    alike(text)
 
 
 # ---- generated snippets, valid and slightly broken ----
@@ -264,10 +296,8 @@ class Gen:
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_generated_snippets_read_alike(chunk):
-    quick = 0
     for seed in range(chunk * 200, (chunk + 1) * 200):
         gen = Gen(seed)
         text = gen.program()
-        quick += not same_or_unsure(text)
-        same_or_unsure(gen.broken(text))
-    assert quick > 90  # most well-formed snippets are read without Lark
+        alike(text)
+        alike(gen.broken(text))
