@@ -141,6 +141,15 @@ class TileBoard(PiecesOnSquares, Extension):
     def describe(self, v) -> str | None:
         return sq_key(v) if is_cell(v) else None
 
+    def glossary(self) -> list[tuple[str, str, str]]:
+        """(section, name, text) for each tile whose `text` field says what it is or does."""
+        out = []
+        for td in self.tiles.values():
+            text = td.fields.get("text")
+            if isinstance(text, str) and text:
+                out.append(("tiles", td.name, text))
+        return out
+
     def render(self, S, viewer=None, **size):
         """The map drawn for a terminal (`width`, `height` in characters; default 80 × 44)."""
         from engine.board.tilerender import render

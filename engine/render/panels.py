@@ -21,8 +21,10 @@ from rich.text import Text
 
 from engine.codec import log_seen_by
 from engine.dsl.values import P
+from engine.errors import PackError
 from engine.flow.machine import evaluate
-from engine.render.spec import compile_view
+from engine.render import table
+from engine.render.spec import spec_of
 from engine.render.values import show
 
 LOG_LINES = 8
@@ -31,7 +33,7 @@ LOG_LINES = 8
 class Renderer:
     def __init__(self, game, names: list[str] | None = None):
         self.game = game
-        self.spec = compile_view(game)
+        self.spec = spec_of(game)
         self.names = names  # per seat, e.g. "random"; shown next to P<n>
         self.points = point_texts(game)
 
@@ -52,6 +54,22 @@ class Renderer:
         parts.append(self.log(S, viewer) if log is None else log)
         parts.append(Text(self.status(S), style="bold green" if S.over else "bold"))
         return Group(*parts)
+
+    # ---------- the panes besides the board (engine.render.table) ----------
+    def hand(self, S, viewer: int | None, choices: list[str] | None = None
+             ) -> RenderableType | None:
+        """The viewer's own cards with their texts, those playable now marked (with their
+        numbers among `choices` when given); None when it holds none."""
+        return table.hand(S, viewer, self.spec, choices)
+
+    def goal(self, S, viewer: int | None = None) -> RenderableType | None:
+        """The pack's goal line and each player's progress toward it; None if it has none."""
+        return table.goal(S, viewer, self.spec)
+
+    def glossary(self) -> list[tuple[str, str, str]]:
+        """(section, name, text) for every card, piece, die face, column and tile the
+        pack gives words."""
+        return table.glossary(self.game, self.spec)
 
     def header(self, S, viewer: int | None) -> Text:
         g = self.game
@@ -179,7 +197,19 @@ def log_line(entry: dict) -> str | None:
 
 
 def result_text(S) -> str:
-    """How a finished game ended, in words."""
+    """How a finished game ended, in words, with the reason the end rule that fired gives
+    (its `why:`): "P2 wins: on the Helipad with 15 kills"."""
+    head = _result_head(S)
+    if not S.over:
+        return head
+    try:
+        reason = table.why(S, spec_of(S.game))
+    except PackError:  # a view that does not compile: the result without its reason
+        reason = None
+    return f"{head}: {reason}" if reason else head
+
+
+def _result_head(S) -> str:
     if not S.over:
         return "not finished"
     if S.winners:
