@@ -206,7 +206,10 @@ def result_text(S) -> str:
         reason = table.why(S, spec_of(S.game))
     except PackError:  # a view that does not compile: the result without its reason
         reason = None
-    return f"{head}: {reason}" if reason else head
+    if reason is None and not S.limit_hit:  # ended by an effect: its last line says why
+        last = next((e for e in reversed(S.log) if e.get("t") == "msg"), None)
+        reason = str(last.get("text", "")) if last is not None else None
+    return f"{head}: {singular(reason)}" if reason else head
 
 
 def _result_head(S) -> str:
