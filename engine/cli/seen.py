@@ -16,7 +16,8 @@ from rich.text import Text
 
 from engine.codec import log_seen_by
 from engine.dsl.values import E, P
-from engine.render.panels import log_line, result_text, singular
+from engine.errors import printable
+from engine.render.panels import log_line, result_text, singular, spoken
 
 MINE = "bold yellow"
 
@@ -90,7 +91,7 @@ def explain(S, d, renderer, shown: list[str]) -> list[Text]:
         if action is None:
             out.append(Text(f"  {k:>2}. {label}: do nothing here, go on"))
             continue
-        out.append(Text(f"  {k:>2}. {label}" + (f": {action.text}" if action.text else "")))
+        out.append(Text(f"  {k:>2}. {spoken(label)}" + (f": {action.text}" if action.text else "")))
         card = game.cards.get(action.id)
         if card is not None and card.text and card.text != action.text:
             out.append(Text(f"        card {card.name or card.id}: {card.text}", style="dim"))
@@ -119,15 +120,36 @@ def describe_arg(S, value, viewer: int) -> str:
     return S.describe(value)
 
 
-def rules_text(game) -> list[Text]:
-    """The pack's summary: its title, description and, for each action, its text."""
-    out = [Text(game.title, style="bold")]
+def rules_text(game, S=None, renderer=None) -> list[Text]:
+    """The pack's summary: its title, description, the goal as this game has it (read on
+    state `S`, so `--set` shows), the params this game changed, and each action's text."""
+    out = [Text(printable(game.title), style="bold")]
     desc = (game.raw.get("description") or "").strip()
     if desc:
-        out.append(Text(" ".join(desc.split())))
+        out.append(Text(printable(" ".join(desc.split()))))
+    spec = renderer.spec if renderer is not None else None
+    if S is not None and spec is not None and spec.goal is not None:
+        out.append(Text("Goal: " + printable(spec.goal.render(S)), style="bold"))
+    changed = changed_params(game)
+    if changed:
+        out.append(Text("This game's settings: " + "; ".join(changed)))
     for a in game.actions:
         if a.text:
-            out.append(Text(f"  {a.id}: {a.text}"))
+            out.append(Text(f"  {a.id}: {printable(a.text)}"))
+    return out
+
+
+def changed_params(game) -> list[str]:
+    """`name = value (its help)` for each param this game plays with other than its
+    default (`--set`, a mode, a house rule)."""
+    out = []
+    for name, spec in (game.raw.get("params") or {}).items():
+        if not isinstance(spec, dict) or name not in game.params:
+            continue
+        value = game.params[name]
+        if "default" in spec and value != spec["default"]:
+            about = spec.get("help")
+            out.append(f"{name} = {value}" + (f" ({printable(str(about))})" if about else ""))
     return out
 
 

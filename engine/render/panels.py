@@ -42,15 +42,23 @@ class Renderer:
                choices: list[str] | None = None) -> RenderableType:
         """The screen for `viewer`; `log` in place of the last lines of the log; `choices`:
         the labels of `viewer`'s decision as they are numbered (from 1), for a building
-        block that can show them on its picture (`render_choices`)."""
+        block that can show them on its picture (`render_choices`) and for the hand's
+        marks. The goal shows with the viewer's progress only (the players table has the
+        others'), the hand with its cards' texts."""
         parts: list[RenderableType] = [self.header(S, viewer), self.players(S, viewer)]
         if self.spec.players and any(col.help for col in self.spec.players):
             parts.append(self.columns_legend())
+        goal = table.goal(S, viewer, self.spec, only=viewer)
+        if goal is not None:
+            parts.append(goal)
         parts += self.extensions(S, viewer, choices)
         if self.spec.turn:
             parts.append(self.turn(S, viewer))
         if self.spec.zones:
             parts.append(self.zones(S))
+        hand = self.hand(S, viewer, choices)
+        if hand is not None:
+            parts.append(hand)
         parts.append(self.log(S, viewer) if log is None else log)
         parts.append(Text(self.status(S), style="bold green" if S.over else "bold"))
         return Group(*parts)
@@ -192,8 +200,18 @@ def log_line(entry: dict) -> str | None:
     if t == "turn":
         return f"— turn {entry.get('n')}: P{entry.get('p')} —"
     if t == "act" and entry.get("a") != "pass":
-        return f"  P{entry.get('p')} plays {entry.get('a')}"
+        return f"  P{entry.get('p')} plays {spoken(str(entry.get('a')))}"
     return None
+
+
+# `card=unwelcome-guest#37`: the uid that tells apart two labels of identical cards
+_UID = re.compile(r"(?<=[\w-])#\d+(?=[),])")
+
+
+def spoken(label: str) -> str:
+    """A label as a person reads it: without the entity numbers that only tell two
+    identical cards apart (`play(card=unwelcome-guest#37)` -> `play(card=unwelcome-guest)`)."""
+    return _UID.sub("", label)
 
 
 def result_text(S) -> str:

@@ -110,8 +110,9 @@ def _name(S, uid: int) -> str:
     return entity_name(S, uid)
 
 
-def goal(S, viewer: int | None, spec) -> RenderableType | None:
-    """The goal line and, under it, each player's progress toward it."""
+def goal(S, viewer: int | None, spec, only: int | None = -1) -> RenderableType | None:
+    """The goal line and, under it, each player's progress toward it (with `only` a
+    seat, that seat's alone; None: no progress line, for a spectator's compact view)."""
     if spec.goal is None and spec.progress is None:
         return None
     rows: list[Text] = []
@@ -120,7 +121,8 @@ def goal(S, viewer: int | None, spec) -> RenderableType | None:
         line.append(printable(spec.goal.render(S)))
         rows.append(line)
     if spec.progress is not None:
-        for i in range(len(S.pl)):
+        seats = range(len(S.pl)) if only == -1 else ([] if only is None else [only])
+        for i in seats:
             line = Text(f"  P{i}" + (" (you)" if i == viewer else "") + ": ",
                         style="bold" if i == viewer else "")
             line.append(printable(spec.progress.render(S, {"p": P(i)})))
