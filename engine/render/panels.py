@@ -224,10 +224,16 @@ def result_text(S) -> str:
         reason = table.why(S, spec_of(S.game))
     except PackError:  # a view that does not compile: the result without its reason
         reason = None
-    if reason is None and not S.limit_hit:  # ended by an effect: its last line says why
-        last = next((e for e in reversed(S.log) if e.get("t") == "msg"), None)
-        reason = str(last.get("text", "")) if last is not None else None
+    if reason is None and not S.limit_hit:  # ended by an effect (`win`): its line says why
+        reason = _last_words(S.log)
     return f"{head}: {singular(reason)}" if reason else head
+
+
+def _last_words(log: list) -> str | None:
+    """The log line written just before the game ended, if the end came right after it."""
+    if len(log) >= 2 and log[-1].get("t") == "end" and log[-2].get("t") == "msg":
+        return str(log[-2].get("text", "")) or None
+    return None
 
 
 def _result_head(S) -> str:
