@@ -141,6 +141,10 @@ class TileBoard(PiecesOnSquares, Extension):
     def describe(self, v) -> str | None:
         return sq_key(v) if is_cell(v) else None
 
+    def names(self) -> dict[str, str]:
+        """Tile id -> its name, as players read it."""
+        return {td.id: td.name for td in self.tiles.values() if td.name}
+
     def glossary(self) -> list[tuple[str, str, str]]:
         """(section, name, text) for each tile whose `text` field says what it is or does."""
         out = []

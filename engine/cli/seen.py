@@ -36,7 +36,7 @@ class Feed:
         if start is None:
             start = self.seen.get(seat, 0)
         self.seen[seat] = len(log)
-        lines = lines_of(log[start:], seat)
+        lines = lines_of(log[start:], seat, self.renderer.id_names)
         if seat is not None:
             now = self.renderer.cells(S, seat, seat)
             before = self.row.get(seat)
@@ -56,8 +56,10 @@ class Feed:
         self.seen[seat] = len(S.log)
 
 
-def lines_of(entries: list, seat: int | None) -> list[Text]:
-    """Log entries as lines, a heading per turn, those naming `seat` marked."""
+def lines_of(entries: list, seat: int | None, names: dict[str, str] | None = None
+             ) -> list[Text]:
+    """Log entries as lines, a heading per turn, those naming `seat` marked; ids written
+    as their `names` (`engine.render.table.id_names`)."""
     me = re.compile(rf"\bP{seat}\b") if seat is not None else None
     out: list[Text] = []
     for e in entries:
@@ -66,7 +68,7 @@ def lines_of(entries: list, seat: int | None) -> list[Text]:
             out.append(Text("▶ you win!" if won else "the game is over", style=MINE if won
                             else "bold"))
             continue
-        line = log_line(e)
+        line = log_line(e, names)
         if line is None:
             continue
         if e.get("t") == "turn":
@@ -100,7 +102,8 @@ def explain(S, d, renderer, shown: list[str]) -> list[Text]:
             what = words.get(name) or describe_arg(S, value, d.player)
             out.append(Text(f"        {name} = {what}", style="dim"))
     out.append(Text("Type a number or a label. Also: ? this help · u undo your last decision "
-                    "(not past a die roll or a hidden card seen) · rules · log (all of it) · "
+                    "(not past a die roll or a hidden card seen) · rules · glossary (what "
+                    "cards, pieces, dice and tiles are) · log (all of it) · "
                     "view (your screen again) · q stop", style="dim"))
     return out
 
@@ -137,6 +140,20 @@ def rules_text(game, S=None, renderer=None) -> list[Text]:
         if a.text:
             out.append(Text(f"  {a.id}: {printable(a.text)}"))
     return out
+
+
+def glossary_text(renderer) -> list[Text]:
+    """Every text the pack gives, by section: cards, pieces, dice faces, columns, tiles."""
+    out: list[Text] = []
+    section = None
+    for where, name, text in renderer.glossary():
+        if where != section:
+            section = where
+            out.append(Text(where, style="bold"))
+        line = Text(f"  {name}: ", style="bold")
+        line.append(text)
+        out.append(line)
+    return out or [Text("this pack gives no words for its cards and pieces")]
 
 
 def changed_params(game) -> list[str]:

@@ -29,7 +29,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from engine.bots import is_human
-from engine.cli.seen import Feed, explain, lines_of, rules_text
+from engine.cli.seen import Feed, explain, glossary_text, lines_of, rules_text
 from engine.cli.undo import WORDS as UNDO_WORDS
 from engine.cli.undo import Undo
 from engine.codec import log_seen_by
@@ -205,10 +205,12 @@ class Session:
                 continue
             if word in HELP:
                 self.say(explain(state, d, self.renderer, shown))
+            elif word in GLOSSARY:
+                self.say(glossary_text(self.renderer))
             elif word == "rules":
                 self.say(rules_text(self.game, state, self.renderer))
             elif word == "log":
-                self.say(lines_of(log_seen_by(state, d.player), d.player))
+                self.say(lines_of(log_seen_by(state, d.player), d.player, self.renderer.id_names))
             elif word in VIEW:
                 self.draw(state, d.player)
                 self.choices(d, shown)
@@ -238,6 +240,7 @@ class Session:
 
 
 HELP = frozenset({"?", "help", "h"})
+GLOSSARY = frozenset({"glossary", "words"})
 FOLD_AFTER = 10  # choices listed one a line; more go in columns (a 45-row screen)
 
 

@@ -36,6 +36,7 @@ class Renderer:
         self.spec = spec_of(game)
         self.names = names  # per seat, e.g. "random"; shown next to P<n>
         self.points = point_texts(game)
+        self.id_names = table.id_names(game)  # `pistol-6` -> `Pistol (6 shots)` in the log
 
     # ---------- the whole screen ----------
     def render(self, S, viewer: int | None = None, log: RenderableType | None = None,
@@ -181,7 +182,8 @@ class Renderer:
 
     def log(self, S, viewer: int | None = None, lines: int = LOG_LINES) -> Text:
         """The last lines of the log as `viewer` may read it (`log_seen_by`)."""
-        out = [line for line in (log_line(e) for e in log_seen_by(S, viewer)) if line][-lines:]
+        out = [line for line in (log_line(e, self.id_names) for e in log_seen_by(S, viewer))
+               if line][-lines:]
         return Text("\n".join(out), style="italic") if out else Text("")
 
     def status(self, S) -> str:
@@ -192,11 +194,13 @@ class Renderer:
         return f"P{d.player} to decide ({d.point}" + (f": {about})" if about else ")")
 
 
-def log_line(entry: dict) -> str | None:
-    """The line a log entry gets in the log panel, or None for entries not worth a line."""
+def log_line(entry: dict, names: dict[str, str] | None = None) -> str | None:
+    """The line a log entry gets in the log panel, or None for entries not worth a line;
+    `names`: ids as players read them (`table.id_names`), for a log message's words."""
     t = entry.get("t")
     if t == "msg":
-        return f"  {singular(str(entry.get('text', '')))}"
+        text = singular(str(entry.get("text", "")))
+        return f"  {table.named(text, names) if names else text}"
     if t == "turn":
         return f"— turn {entry.get('n')}: P{entry.get('p')} —"
     if t == "act" and entry.get("a") != "pass":

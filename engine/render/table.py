@@ -11,6 +11,8 @@ never as markup.
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -147,11 +149,11 @@ def glossary(game, spec) -> list[tuple[str, str, str]]:
     for k in game.kinds.values():
         glyph = _glyph(game, k.id)
         add("pieces", (k.name or k.id) + (f" ({glyph})" if glyph else ""), k.text)
-    for die, spec_ in (game.raw.get("dice") or {}).items():
+    for spec_ in (game.raw.get("dice") or {}).values():
         for face in (spec_ or {}).get("faces") or []:
             if isinstance(face, dict) and face.get("text"):
-                add(f"dice: {die}", str(face.get("name", "")), str(face["text"]))
-    for col in spec.players:
+                add("dice", str(face.get("name", "")), str(face["text"]))
+    for col in [*spec.players, *spec.turn]:
         if col.help:
             add("columns", col.label, col.help)
     for ext in game.extensions.values():
@@ -207,3 +209,27 @@ def why(S, spec) -> str | None:
         if text not in texts:
             texts.append(text if len(seats) == 1 else f"P{i} {text}")
     return "; ".join(texts)
+
+
+# what reads as an id rather than a word: `pistol-6`, `supply-drop`, `town-square`
+_ID = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
+
+
+def id_names(game) -> dict[str, str]:
+    """id -> name for the cards, kinds and building blocks' pieces (tiles) whose id reads
+    as an id (words joined by hyphens, or with a number) and that have a name of their own."""
+    out: dict[str, str] = {}
+    for d in [*game.cards.values(), *game.kinds.values()]:
+        if d.name and d.name != d.id:
+            out[d.id] = d.name
+    for ext in game.extensions.values():
+        named = getattr(ext, "names", None)
+        if callable(named):
+            for k, v in named().items():
+                out.setdefault(k, v)
+    return {k: v for k, v in out.items() if _ID.fullmatch(k)}
+
+
+def named(text: str, names: dict[str, str]) -> str:
+    """`text` with each id of `names` written as its name (a log line as players read it)."""
+    return _ID.sub(lambda m: names.get(m[0], m[0]), text)

@@ -94,7 +94,10 @@ def test_the_hand_shows_every_card_with_its_text_and_marks_the_playable_ones():
 
 def test_the_glossary_explains_dice_faces_weapons_pieces_and_tiles():
     rtb = Renderer(engine.load("roll-them-bones")).glossary()
-    assert ("dice: zombie_item", "zombie2", "kills 2 zombies") in rtb
+    assert ("dice", "zombie2", "kills 2 zombies") in rtb
+    assert [n for s, n, _ in rtb if s == "dice"] == ["zombie", "zombie2", "run", "run2", "item",
+                                                     "event"]  # each face once
+    assert any(s == "columns" and n == "Zombies" and "black die" in t for s, n, t in rtb)
     tcg = Renderer(engine.load("theyre-coming")).glossary()
     names = {(s, n) for s, n, _ in tcg}
     assert ("cards", "Pistol (6 shots)") in names and ("pieces", "Runner (R)") in names
@@ -111,3 +114,13 @@ def test_a_misspelt_name_in_a_template_is_a_pack_error():
         compile_template(game, "health {params.health", {}, None, "view.goal.text")
     t = compile_template(game, "{{literal}} {params.blocks}", {}, None, "x")
     assert t.render(game.new_state(seed=1)) == "{literal} 16"
+
+
+def test_log_lines_read_ids_as_names():
+    from engine.render.table import id_names, named
+    names = id_names(engine.load("theyre-coming"))
+    assert named("P0 picks up a pistol-6", names) == "P0 picks up a Pistol (6 shots)"
+    names = id_names(engine.load("defcon-z"))
+    assert named("P1 must play supply-drop on town-square", names) == \
+        "P1 must play Automatic: Supply Drop on Town Square"
+    assert named("the pistol of P0 jams", names) == "the pistol of P0 jams"  # a word stays
