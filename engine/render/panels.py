@@ -36,7 +36,7 @@ class Renderer:
         self.spec = spec_of(game)
         self.names = names  # per seat, e.g. "random"; shown next to P<n>
         self.points = point_texts(game)
-        self.id_names = table.id_names(game)  # `pistol-6` -> `Pistol (6 shots)` in the log
+        self.id_names = table.id_names(game)  # `lamp-2` -> `Oil lamp (2 uses)` in the log
 
     # ---------- the whole screen ----------
     def render(self, S, viewer: int | None = None, log: RenderableType | None = None,
@@ -208,19 +208,19 @@ def log_line(entry: dict, names: dict[str, str] | None = None) -> str | None:
     return None
 
 
-# `card=unwelcome-guest#37`: the uid that tells apart two labels of identical cards
+# `card=old-key#37`: the uid that tells apart two labels of identical cards
 _UID = re.compile(r"(?<=[\w-])#\d+(?=[),])")
 
 
 def spoken(label: str) -> str:
     """A label as a person reads it: without the entity numbers that only tell two
-    identical cards apart (`play(card=unwelcome-guest#37)` -> `play(card=unwelcome-guest)`)."""
+    identical cards apart (`play(card=old-key#37)` -> `play(card=old-key)`)."""
     return _UID.sub("", label)
 
 
 def result_text(S) -> str:
     """How a finished game ended, in words, with the reason the end rule that fired gives
-    (its `why:`): "P2 wins: on the Helipad with 15 kills"."""
+    (its `why:`): "P2 wins: at the exit with 15 points"."""
     head = _result_head(S)
     if not S.over:
         return head

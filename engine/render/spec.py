@@ -14,11 +14,11 @@ is where its shape is checked. Every value is compiled with `Game.compile_expr` 
         - {label: Roll, value: "turn.dice"}
       zones: [deck, discard]   # zone sizes
       goal:                    # the goal line, and each player's progress toward it
-        text: "Reach the Helipad with {params.win_kills} kills"
-        progress: "{p.kills}/{params.win_kills} kills"
+        text: "Reach the exit with {params.goal} points"
+        progress: "{p.score}/{params.goal} points"
       hand:                    # the viewer's own cards (default: every per-player zone)
         zones: [hand, gear]
-        tags: {automatic: "played at the start of your turn"}   # marks by tag
+        tags: {forced: "played at the start of your turn"}      # marks by tag
 
 Texts are templates (`engine.render.template`): `{expression}` in braces. An end rule's
 `why:` (the reason a finished game gives) is compiled here too, with `p` bound to each

@@ -211,7 +211,7 @@ def why(S, spec) -> str | None:
     return "; ".join(texts)
 
 
-# what reads as an id rather than a word: `pistol-6`, `supply-drop`, `town-square`
+# what reads as an id rather than a word: `lamp-2`, `first-card`, `north-gate`
 _ID = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
 
 

@@ -3,8 +3,8 @@
 A goal line, a player's progress, the reason an end rule gives: words a pack author writes
 once, numbers that follow the game (and `--set`):
 
-    "Reach the Helipad with {params.win_kills} kills"
-    "{p.kills}/{game.goal} kills{' · on the Helipad' if on_helipad(p) else ''}"
+    "Reach the exit with {params.goal} points"
+    "{p.score}/{params.goal} points{' · at the exit' if p.out else ''}"
 
 Each `{...}` is an expression of the effect language, compiled once against the pack's
 names (`Game.compile_expr`), so a misspelt name is a pack error at `validate` time with
