@@ -17,8 +17,9 @@ made before it existed have none: their hash is version 1, which sorted the pack
 and they are checked against that one, so they still replay.
 
 A record is untrusted input (anyone can hand one over): it is read up to MAX_BYTES, every
-field is checked for type and range before any of it is used, and a problem is one
-StateError naming the file and the field.
+field is checked for type and range before any of it is used (each bot spec as `make_bot`
+would check it, budgets capped), and a problem is one StateError naming the file and the
+field.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pathlib import Path
 
 from engine.api import load as load_pack
 from engine.atomic import MiB, read_json, write_text
+from engine.bots.base import check_spec
 from engine.errors import HordeError, StateError
 from engine.model import HASH_VERSION, pack_hash
 from engine.pack.loader import PACK_FILE, resolve_ref, rulesets_dir
@@ -117,6 +119,12 @@ def check(data, where: str = "record") -> dict:
     why = _malformed(data)
     if why:
         raise StateError(f"{where}: corrupt game record: {why}")
+    for seat, spec in enumerate(data["bots"]):
+        try:  # `resume` makes these bots: the budgets they ask for are capped as typed ones
+            check_spec(spec)
+        except HordeError as exc:
+            raise StateError(f"{where}: 'bots' item {seat + 1} (P{seat}): {exc.problem.message}",
+                             hint=exc.problem.hint) from None
     return data
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
+from contextlib import suppress
 from importlib import resources
 from pathlib import Path
 
@@ -32,25 +33,39 @@ def cache_dir() -> Path | None:
     own); otherwise `$XDG_CACHE_HOME/horde` or `~/.cache/horde`. The folder must be a real
     folder (not a link), owned by this user and writable by nobody else.
     """
+    return _cache()[0]
+
+
+def cache_problem() -> str | None:
+    """Why the cache folder is not used although caching is on, or None."""
+    return _cache()[1]
+
+
+def _cache() -> tuple[Path | None, str | None]:
     if os.environ.get("HORDE_NO_CACHE", "") not in ("", "0"):
-        return None
+        return None, None
     folder = os.environ.get("HORDE_CACHE_DIR")
     if not folder:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         folder = os.path.join(base, "horde")
     path = Path(folder)
-    try:
+    with suppress(OSError):  # what is there instead is said below
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        return path if private_folder(path) else None
-    except OSError:
-        return None
+    problem = folder_problem(path)
+    return (None, f"the cache folder {path} {problem}") if problem else (path, None)
 
 
-def private_folder(path: Path) -> bool:
-    """Whether `path` is a folder (not a link to one) that only this user can change."""
+def folder_problem(path: Path) -> str | None:
+    """None when `path` is a folder (not a link to one) that only this user can change,
+    else what it is instead."""
     try:
         st = os.lstat(path)
-    except OSError:
-        return False
-    return (stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid()
-            and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+    except OSError as exc:
+        return f"cannot be made or read ({exc.strerror})"
+    if stat.S_ISLNK(st.st_mode):
+        return "is a link"
+    if not stat.S_ISDIR(st.st_mode):
+        return "is not a folder"
+    if st.st_uid != os.geteuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "is not a private folder of this user's"
+    return None

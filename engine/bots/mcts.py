@@ -22,9 +22,9 @@ import math
 import random
 import time
 
-from engine.bots.base import register_bot
+from engine.bots.base import MAX_ITERATIONS, MAX_SECONDS, iterations_of, register_bot, seconds_of
 from engine.bots.policy import PolicyBot
-from engine.errors import HordeError
+from engine.errors import HordeError, printable
 from engine.hidden import determinize
 
 ROLLOUT_LIMIT = 2000  # decisions; a rollout that runs longer counts as a draw
@@ -173,18 +173,20 @@ def _rollout_policy(game, seed: int):
     return None
 
 
-@register_bot("mcts")
+def parse_spec(arg: str | None) -> dict:
+    """`500` -> {'iterations': 500}, `0.5s` -> {'seconds': 0.5}; a clear error otherwise."""
+    if not arg:
+        return {}
+    try:
+        if arg.endswith("s"):
+            return {"seconds": seconds_of(arg)}
+        return {"iterations": iterations_of(arg)}
+    except ValueError:
+        raise HordeError(f"mcts:{printable(arg)}: give iterations (mcts:200) or seconds "
+                         "(mcts:0.5s)", hint=f"1 to {MAX_ITERATIONS:,} iterations, or above 0 "
+                         f"and at most {MAX_SECONDS:g} seconds, a decision") from None
+
+
+@register_bot("mcts", check=parse_spec)
 def _make_mcts(arg, seed, game):
-    budget: dict = {}
-    if arg:
-        try:
-            if not arg.isascii():  # int() and float() read '৪' as 4
-                raise ValueError(arg)
-            if arg.endswith("s"):
-                budget["seconds"] = float(arg[:-1])
-            else:
-                budget["iterations"] = int(arg)
-        except ValueError:
-            raise HordeError(f"mcts:{arg}: give iterations (mcts:200) or seconds (mcts:0.5s)"
-                             ) from None
-    return MCTSBot(seed, rollout=_rollout_policy(game, seed), **budget)
+    return MCTSBot(seed, rollout=_rollout_policy(game, seed), **parse_spec(arg))

@@ -138,12 +138,16 @@ def make_policy_bot(name: str, arg, seed: int, game):
     return PolicyBot(policy, seed)
 
 
-@register_bot("policy")
-def _make_named_policy(arg, seed, game):
-    """`policy:NAME` plays the pack's policy NAME."""
+def _policy_named(arg: str | None) -> str:
     if not arg:
         raise HordeError("say which policy: policy:NAME")
-    return make_policy_bot(arg, None, seed, game)
+    return arg
+
+
+@register_bot("policy", check=_policy_named)
+def _make_named_policy(arg, seed, game):
+    """`policy:NAME` plays the pack's policy NAME."""
+    return make_policy_bot(_policy_named(arg), None, seed, game)
 
 
 @register_bot("greedy")

@@ -30,9 +30,9 @@ import math
 import random
 import time
 
-from engine.bots.base import register_bot
+from engine.bots.base import MAX_ITERATIONS, MAX_SECONDS, iterations_of, register_bot, seconds_of
 from engine.bots.policy import PolicyBot
-from engine.errors import HordeError
+from engine.errors import HordeError, printable
 from engine.flow.effects import evaluate
 from engine.hidden import determinize
 
@@ -177,30 +177,26 @@ def parse_spec(arg: str | None) -> dict:
             key, val = ("time", key) if key.endswith("s") else ("iters", key)
             what = "a number of iterations (400) or of seconds (0.5s)"
         try:
-            if not val.isascii():  # int() and float() read '৪' as 4
-                raise ValueError(val)
             if key == "iters":
-                out["iterations"] = int(val)
-                if out["iterations"] < 1:
-                    raise ValueError(val)
+                out["iterations"] = iterations_of(val)
             elif key == "time":
-                out["seconds"] = float(val[:-1] if val.endswith("s") else val)
-                if not 0 < out["seconds"] < math.inf:
-                    raise ValueError(val)
+                out["seconds"] = seconds_of(val)
             elif key == "horizon":
-                out["horizon"] = int(val)
-                if not 0 <= out["horizon"] <= ROLLOUT_LIMIT:
+                out["horizon"] = iterations_of(val, low=0)
+                if out["horizon"] > ROLLOUT_LIMIT:
                     raise ValueError(val)
             else:
-                raise HordeError(f"search:{arg}: no option '{key}'", hint=SPEC)
+                raise HordeError(f"search:{printable(arg or '')}: no option '{printable(key)}'",
+                                 hint=SPEC)
         except ValueError:
-            raise HordeError(f"search:{arg}: '{item}' is not {what}",
-                             hint=f"{SPEC}; iterations >= 1, seconds > 0, "
-                                  f"0 <= horizon <= {ROLLOUT_LIMIT}") from None
+            raise HordeError(f"search:{printable(arg or '')}: '{printable(item)}' is not {what}",
+                             hint=f"{SPEC}; 1 <= iterations <= {MAX_ITERATIONS:,}, "
+                                  f"0 < seconds <= {MAX_SECONDS:g}, "
+                                  f"0 <= horizon <= {ROLLOUT_LIMIT:,}") from None
     return out
 
 
-@register_bot("search")
+@register_bot("search", check=parse_spec)
 def _make_search(arg, seed, game):
     """`search` (1 s a decision), `search:400` (400 rollouts), `search:1s:horizon=4`, ..."""
     return SearchBot(seed, game, **parse_spec(arg))

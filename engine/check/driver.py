@@ -5,7 +5,7 @@ sequence of small choices, which Hypothesis shrinks well: fewer decisions, earli
 actions, a smaller seed. Hypothesis keeps failing sequences in an example database, so a
 re-run tries the known failures first; the database lives in the user's cache folder, one
 folder per pack configuration (not per pack version: after a fix, the old failure is the
-first thing worth retrying).
+first thing worth retrying), and is read as untrusted data (`engine.check.database`).
 
 We keep the shortest failure we saw ourselves, too. Shrinking a game that fails only after
 thousands of decisions could take very long, so after `shrink_seconds` the remaining
@@ -123,18 +123,18 @@ def run_check(game, *, players: int | None = None, examples: int = 100, seed: in
         from hypothesis import HealthCheck, Phase, Verbosity, given, reporting, settings
         from hypothesis import seed as fixed_seed
         from hypothesis import strategies as st
-        from hypothesis.database import DirectoryBasedExampleDatabase
         from hypothesis.errors import HypothesisException
     except ImportError:
         raise HordeError("horde check needs Hypothesis, which is not installed",
                          hint="pip install hypothesis") from None
+    from engine.check.database import database_at
 
     check_players(game, game.players_min if players is None else players)
     laws = list(laws)
     result = CheckResult(0, 0, 0.0, examples, laws)
     first_failure: list[float] = []
     start = time.perf_counter()
-    db = DirectoryBasedExampleDatabase(str(database)) if database is not None else None
+    db = database_at(database) if database is not None else None
     count = st.just(players) if players is not None else st.integers(
         game.players_min, min(game.players_max, MAX_PLAYERS))
 

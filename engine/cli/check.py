@@ -39,6 +39,20 @@ def _default_out(game) -> Path:
     return Path(f"horde-check-{game.pack_id}" + (f"-{game.mode}" if game.mode else "") + ".yaml")
 
 
+def _warn_unused_database(db: Path | None) -> None:
+    """Say so when the example database cannot be used: known failures are then neither
+    retried nor kept, and the user may want to move the link or folder out of the way."""
+    from engine.check.database import database_at
+    from engine.errors import printable
+    from engine.resources import cache_problem
+
+    problem = cache_problem() if db is None else database_at(db).problem()
+    if problem:
+        err().print(Text(f"warning: not using the example database: {printable(problem)}; known "
+                         "failures are neither retried nor kept (remove it, or set "
+                         "HORDE_NO_CACHE=1)", style="yellow"), soft_wrap=True)
+
+
 def check(
     pack: PackArg,
     mode: ModeOpt = None,
@@ -76,6 +90,8 @@ def check(
     title = _title(pack, mode, house)
     params = {k: game.params[k] for k in parse_sets(set_)}
     db = database_path(pack, mode, house, sorted(params.items()), players, max_steps)
+    if seed is None and ray is None:
+        _warn_unused_database(db)
 
     def run(progress=None):
         options: dict = {"players": players, "max_steps": max_steps, "time_limit": time_limit}

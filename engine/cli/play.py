@@ -166,7 +166,15 @@ def resume(
         raise HordeError(f"--players '{','.join(specs)}': this game has {len(state.pl)} seats, "
                          f"not {len(specs)}")
     made = len(state.history)  # the bots' dice depend on where the game goes on
-    bots = [make_bot(spec, bot_seed(state.seed, made, s), state.game) for s, spec in enumerate(specs)]
+    bots = []
+    for s, spec in enumerate(specs):
+        try:
+            bots.append(make_bot(spec, bot_seed(state.seed, made, s), state.game))
+        except HordeError as exc:
+            if players:  # typed on the command line: the error says it all
+                raise
+            raise HordeError(f"{file}: 'bots' item {s + 1} (P{s}): {exc.problem.message}",
+                             hint=exc.problem.hint) from None
     session = Session(state.game, specs, bots, state.seed, out(), delay)
     state = session.run(state)
     house = [h["path"] for h in record["house"]]

@@ -28,7 +28,7 @@ from pathlib import Path, PureWindowsPath
 from engine import resources
 from engine.errors import PackError, Problem, Span, did_you_mean
 from engine.pack.confine import PACK_FILE, pack_home, real, stems, unreadable
-from engine.pack.overlay import merge, without
+from engine.pack.overlay import duplicate_ids, merge, without
 from engine.pack.schema import validate as validate_schema
 from engine.pack.sources import Disk, Sources
 from engine.pack.yamlspan import Budget, Node, compose_bytes, compose_file, span_name
@@ -329,7 +329,9 @@ class _Loader:
             self.files.append(path)
             try:
                 data = self.texts[path] = self.fs.read(path, span_name(path))
-                self._parsed[path] = compose_bytes(data, span_name(path), self.budget)
+                node = compose_bytes(data, span_name(path), self.budget)
+                self.problems.extend(duplicate_ids(node))
+                self._parsed[path] = node
             except PackError as e:
                 self.problems.extend(e.problems)
                 self._parsed[path] = None

@@ -17,6 +17,9 @@ few and predictable:
   mapping section, e.g. a zone) before the rest of the overlay is merged, so an overlay can
   remove an item and define a new one with the same id.
 
+Within one file, an id appears once per list (`duplicate_ids`, checked as each file is
+read): two items with one id could not be told apart by the merge.
+
 `remove` is recognised at the top level and in list items with an id only: elsewhere it is
 an ordinary name a pack may use (a procedure or a parameter), and guessing would change such
 a pack silently.
@@ -97,6 +100,49 @@ def list_kind(keys: tuple[str, ...], key: str, in_flow_node: bool) -> str | None
     if len(keys) == 2 and keys[0] == "policies" and key == "rules":
         return "rules"
     return key if not keys and key in NEW_ITEM else None
+
+
+def duplicate_ids(node: Node) -> list[Problem]:
+    """Two items with one id in one list, anywhere in one file's tree (a flow at any
+    nesting included): each a problem naming both places.
+
+    The merge cannot tell such items apart: in an overlay the second replaced the first,
+    and in a base a patch hit the first. Lists merge by id per file, so ids repeated in two
+    files (a house rule patching the pack's card) are what overlays are for."""
+    problems: list[Problem] = []
+    _find_duplicates(node, (), "", False, problems)
+    return problems
+
+
+def _find_duplicates(node: Node, keys: tuple[str, ...], where: str, in_flow_node: bool,
+                     problems: list[Problem]) -> None:
+    if not isinstance(node.value, dict):
+        return
+    for key, child in node.value.items():
+        here = f"{where}.{key}" if where else str(key)
+        if not isinstance(child.value, list):
+            _find_duplicates(child, (*keys, key), here, False, problems)
+            continue
+        first: dict[Any, Node] = {}
+        for item in child.value:
+            ident = item_id(item)
+            if ident is None:
+                continue
+            if ident in first:
+                problems.append(_twice(here, ident, first[ident], item))
+            else:
+                first[ident] = item
+        kind = list_kind(keys, key, in_flow_node)
+        for k, item in enumerate(child.value):
+            _find_duplicates(item, (*keys, key), f"{here}[{k}]", kind == "flow", problems)
+
+
+def _twice(where: str, ident: Any, first: Node, second: Node) -> Problem:
+    return Problem(
+        f"{where}: id '{ident}' is given twice in this list (first at "
+        f"{first.value['id'].span})", second.value["id"].span,
+        hint="give each item its own id: an overlay names an item by its id, and could not "
+             "tell these apart")
 
 
 def _merge(base: Node, over: Node, keys: tuple[str, ...], in_flow_node: bool,
