@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from engine.cli.common import (
+    AllErrorsOpt,
     ClusterOpt,
     HouseOpt,
     ModeOpt,
@@ -64,6 +65,7 @@ def check(
         "--out", "-o", metavar="FILE",
         help="Where to write the reproducing scenario (default: ./horde-check-PACK.yaml).")] = None,
     cluster: ClusterOpt = None,
+    all_errors: AllErrorsOpt = False,
 ) -> None:
     """Play many games chosen by Hypothesis, checking every law after every decision;
     shrink a failure to the smallest game and write it as a scenario."""

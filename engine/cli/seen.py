@@ -16,6 +16,7 @@ from rich.text import Text
 
 from engine.codec import log_seen_by
 from engine.dsl.values import E, P
+from engine.errors import printable
 from engine.render.panels import log_line, result_text, singular
 
 MINE = "bold yellow"
@@ -90,14 +91,16 @@ def explain(S, d, renderer, shown: list[str]) -> list[Text]:
         if action is None:
             out.append(Text(f"  {k:>2}. {label}: do nothing here, go on"))
             continue
-        out.append(Text(f"  {k:>2}. {label}" + (f": {action.text}" if action.text else "")))
+        out.append(Text(printable(f"  {k:>2}. {label}"
+                                  + (f": {action.text}" if action.text else ""))))
         card = game.cards.get(action.id)
         if card is not None and card.text and card.text != action.text:
-            out.append(Text(f"        card {card.name or card.id}: {card.text}", style="dim"))
+            out.append(Text(printable(f"        card {card.name or card.id}: {card.text}"),
+                            style="dim"))
         words = known.get(label, {})
         for name, value in args.items():
             what = words.get(name) or describe_arg(S, value, d.player)
-            out.append(Text(f"        {name} = {what}", style="dim"))
+            out.append(Text(printable(f"        {name} = {what}"), style="dim"))
     out.append(Text("Type a number or a label. Also: ? this help · u undo your last decision "
                     "(not past a die roll or a hidden card seen) · rules · log (all of it) · "
                     "view (your screen again) · q stop", style="dim"))
@@ -121,13 +124,13 @@ def describe_arg(S, value, viewer: int) -> str:
 
 def rules_text(game) -> list[Text]:
     """The pack's summary: its title, description and, for each action, its text."""
-    out = [Text(game.title, style="bold")]
+    out = [Text(printable(game.title), style="bold")]
     desc = (game.raw.get("description") or "").strip()
     if desc:
-        out.append(Text(" ".join(desc.split())))
+        out.append(Text(printable(" ".join(desc.split()))))
     for a in game.actions:
         if a.text:
-            out.append(Text(f"  {a.id}: {a.text}"))
+            out.append(Text(printable(f"  {a.id}: {a.text}")))
     return out
 
 

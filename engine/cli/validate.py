@@ -19,8 +19,8 @@ import typer
 from rich.text import Text
 
 from engine.api import load
-from engine.cli.common import JsonOpt, out, yaml_files
-from engine.errors import HordeError, PackError, Problem
+from engine.cli.common import AllErrorsOpt, JsonOpt, out, yaml_files
+from engine.errors import HordeError, PackError, Problem, more_line, problems_shown
 
 # Each mode and house rule is one more load and compile of the whole pack: the bundled
 # packs have at most six; a pack with thousands would keep validate busy for hours.
@@ -181,6 +181,7 @@ def validate(
     as_json: JsonOpt = False,
     strict: Annotated[bool, typer.Option(
         "--strict", help="Warnings are problems: exit 1 when there is one.")] = False,
+    all_errors: AllErrorsOpt = False,
 ) -> None:
     """Check packs (base, every mode, every house rule), overlays and scenario files."""
     outcomes = [o for t in targets for o in check_target(t)]
@@ -197,18 +198,27 @@ def validate(
                               for o in outcomes]}
         console.file.write(json.dumps(report, indent=1) + "\n")
     else:
+        left = problems_shown()  # one budget for the whole run, problems and warnings alike
+        hidden = {"problem": 0, "warning": 0}
         for o in outcomes:
             if o.problems:
                 console.print(Text(f"✗ {o.name} ({o.summary}): "
                                    f"{_plural(len(o.problems), 'problem')}", style="red"))
-                for p in o.problems:
-                    console.print(Text(p.format()))
             else:
                 console.print(Text(f"✓ {o.name} ({o.summary})"
                                    + (f": {_plural(len(o.warnings), 'warning')}" if o.warnings else ""),
                                    style="green"))
-            for w in o.warnings:
-                console.print(Text("warning: " + w.format(), style="yellow"))
+            for word, found, style in (("problem", o.problems, ""),
+                                       ("warning", o.warnings, "yellow")):
+                shown = found if left is None else found[:left]
+                for p in shown:
+                    console.print(Text(("warning: " if style else "") + p.format(), style=style))
+                hidden[word] += len(found) - len(shown)
+                if left is not None:
+                    left -= len(shown)
+        for word, n in hidden.items():
+            if n:
+                console.print(Text(more_line(n, word)))
     if problems:
         raise typer.Exit(1)
 
