@@ -129,11 +129,16 @@ def clipped(text: str, width: int = MESSAGE_WIDTH) -> str:
     ellipsis, when longer (an error quoting a megabyte of pack text prints a line of it)."""
     keep = width // 2
     while True:
-        short = text if len(text) <= 2 * keep else text[:keep] + ELLIPSIS + text[-keep:]
-        shown = printable(short)
+        shown = printable(cut(text, 2 * keep))
         if len(shown) <= width + 1 or keep < 8:  # escapes lengthen it: cut shorter
             return shown
         keep //= 2
+
+
+def cut(text: str, width: int = MESSAGE_WIDTH) -> str:
+    """`text` cut in the middle to `width` characters and an ellipsis, when longer."""
+    keep = width // 2
+    return text if len(text) <= 2 * keep else text[:keep] + ELLIPSIS + text[-keep:]
 
 
 def did_you_mean(name: str, candidates) -> str | None:

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from engine.api import load
 from engine.cli.common import AllErrorsOpt, JsonOpt, out, yaml_files
-from engine.errors import HordeError, PackError, Problem, more_line, problems_shown
+from engine.errors import HordeError, PackError, Problem, cut, more_line, problems_shown
 
 # Each mode and house rule is one more load and compile of the whole pack: the bundled
 # packs have at most six; a pack with thousands would keep validate busy for hours.
@@ -169,8 +169,9 @@ def check_target(arg: str) -> list[Outcome]:
 
 
 def _problem_dict(p: Problem) -> dict:
-    d = {"file": None, "line": None, "col": None, "message": p.message, "hint": p.hint}
+    d = {"file": None, "line": None, "col": None}
     d.update(p.to_dict())
+    d.update(message=cut(p.message), hint=cut(p.hint) if p.hint else None)
     return d
 
 
@@ -192,8 +193,12 @@ def validate(
     warned = [w for o in outcomes for w in o.warnings]
     console = out()
     if as_json:
-        report = {"valid": not problems, "problems": [_problem_dict(p) for p in problems],
-                  "warnings": [_problem_dict(w) for w in warned],
+        limit = problems_shown()
+        report = {"valid": not problems,
+                  "problems": [_problem_dict(p) for p in problems[:limit]],
+                  "warnings": [_problem_dict(w) for w in warned[:limit]],
+                  "more_problems": len(problems[limit:]) if limit is not None else 0,
+                  "more_warnings": len(warned[limit:]) if limit is not None else 0,
                   "checked": [{"name": o.name, "summary": o.summary, "valid": not o.problems}
                               for o in outcomes]}
         console.file.write(json.dumps(report, indent=1) + "\n")
@@ -211,8 +216,9 @@ def validate(
             for word, found, style in (("problem", o.problems, ""),
                                        ("warning", o.warnings, "yellow")):
                 shown = found if left is None else found[:left]
-                for p in shown:
-                    console.print(Text(("warning: " if style else "") + p.format(), style=style))
+                if shown:  # one print: Rich's cost is per call
+                    console.print(Text("\n".join(("warning: " if style else "") + p.format()
+                                                 for p in shown), style=style))
                 hidden[word] += len(found) - len(shown)
                 if left is not None:
                     left -= len(shown)
