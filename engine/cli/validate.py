@@ -169,7 +169,7 @@ def check_target(arg: str) -> list[Outcome]:
 
 
 def _problem_dict(p: Problem) -> dict:
-    d = {"file": None, "line": None, "col": None}
+    d: dict = {"file": None, "line": None, "col": None}
     d.update(p.to_dict())
     d.update(message=cut(p.message), hint=cut(p.hint) if p.hint else None)
     return d
