@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
@@ -90,7 +91,7 @@ def check(
         columns = (TextColumn("[bold]checking[/] {task.description}"), BarColumn(),
                    MofNCompleteColumn(), TextColumn("{task.fields[note]}"), TimeElapsedColumn())
         with Progress(*columns, console=err(), transient=True) as bar:
-            task = bar.add_task(title, total=examples, note="")
+            task = bar.add_task(escape(title), total=examples, note="")  # read as markup
 
             def progress(r):
                 note = (f"law broken, shrinking: {r.failing_games} failing games, shortest "

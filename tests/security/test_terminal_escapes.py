@@ -146,3 +146,14 @@ def test_scenario_names_and_failures_escaped(horde, pack, tmp_path):
                         f'  expect_error: "never {HOSTILE_YAML}"\n')
     text = clean(horde("scenario", scenario))
     assert "name " + SHOWN in text
+
+
+def test_scores_table_escapes_bots_and_params(horde, tmp_path):
+    """A resumed record's bot names and params reach the high-score table."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "scores.json").write_text(json.dumps({"format": 1, "scores": [
+        {"pack": "theyre-coming", "mode": "death-comes-knocking", "score": 5, "players": 1,
+         "turns": 3, "bots": [f"b{HOSTILE}\ud800"], "params": {"lives": f"4{HOSTILE}"},
+         "when": "2026-01-01T00:00:00", "name": ""}]}))
+    text = clean(horde("scores"), shown=False)
+    assert "\\u202e" in text and "\\ud800" in text.replace("\n", "").replace(" ", "")
