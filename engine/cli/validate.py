@@ -216,9 +216,9 @@ def validate(
             for word, found, style in (("problem", o.problems, ""),
                                        ("warning", o.warnings, "yellow")):
                 shown = found if left is None else found[:left]
-                if shown:  # one print: Rich's cost is per call
+                for k in range(0, len(shown), 100):  # Rich's cost is per call; its memory per text
                     console.print(Text("\n".join(("warning: " if style else "") + p.format()
-                                                 for p in shown), style=style))
+                                                 for p in shown[k:k + 100]), style=style))
                 hidden[word] += len(found) - len(shown)
                 if left is not None:
                     left -= len(shown)
