@@ -211,7 +211,7 @@ class Session:
         """The numbered choices; more than FOLD_AFTER of them in columns, read downwards,
         so a long list does not push the board off the screen."""
         self.console.print(Text(f"P{d.player}, your choice ({d.point}):", style="bold"))
-        items = [f"  {k:>2}. {label}" for k, label in enumerate(shown, 1)]
+        items = [f"  {k:>2}. {printable(label)}" for k, label in enumerate(shown, 1)]
         width = max(len(i) for i in items) + 2
         cols = max(1, min(self.console.width // width, -(-len(items) // FOLD_AFTER)))
         if len(items) <= FOLD_AFTER or cols == 1:
