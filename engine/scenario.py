@@ -82,7 +82,7 @@ def run_node(node, base_dir: Path) -> ScenarioResult:
         return ScenarioResult(name, where, rules, False, str(exc))
     except HordeError as exc:
         expected = spec.get("expect_error")
-        if expected and expected in str(exc):
+        if expected and expected in exc.report(limit=None):
             return ScenarioResult(name, where, rules, True)
         return ScenarioResult(name, where, rules, False, f"error: {exc}")
     if spec.get("expect_error"):

@@ -21,7 +21,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from engine.errors import HordeError
+from engine.errors import MAX_SHOWN, HordeError, clipped, show_problems
 
 COMMAND_MODULES = [
     "engine.cli.packs",       # list, diff
@@ -41,6 +41,7 @@ class HordeGroup(TyperGroup):
     """The one place where errors turn into messages and exit codes."""
 
     def invoke(self, ctx: Any) -> Any:  # Typer's click Context: click's own, or Typer's copy
+        show_problems(MAX_SHOWN)  # until a command's --all-errors says otherwise
         try:
             return super().invoke(ctx)
         except HordeError as exc:
@@ -58,7 +59,7 @@ class HordeGroup(TyperGroup):
                 raise
             if os.environ.get("HORDE_DEBUG"):
                 raise
-            typer.echo(f"horde: internal error: {type(exc).__name__}: {exc}\n"
+            typer.echo(f"horde: internal error: {type(exc).__name__}: {clipped(str(exc))}\n"
                        f"This is a bug in {version()}; set HORDE_DEBUG=1 to see where it happened.",
                        err=True)
             raise typer.Exit(2) from None

@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from engine.cli.common import (
+    AllErrorsOpt,
     ClusterOpt,
     HouseOpt,
     ModeOpt,
@@ -78,6 +80,7 @@ def check(
         "--out", "-o", metavar="FILE",
         help="Where to write the reproducing scenario (default: ./horde-check-PACK.yaml).")] = None,
     cluster: ClusterOpt = None,
+    all_errors: AllErrorsOpt = False,
 ) -> None:
     """Play many games chosen by Hypothesis, checking every law after every decision;
     shrink a failure to the smallest game and write it as a scenario."""
@@ -104,7 +107,7 @@ def check(
         columns = (TextColumn("[bold]checking[/] {task.description}"), BarColumn(),
                    MofNCompleteColumn(), TextColumn("{task.fields[note]}"), TimeElapsedColumn())
         with Progress(*columns, console=err(), transient=True) as bar:
-            task = bar.add_task(title, total=examples, note="")
+            task = bar.add_task(escape(title), total=examples, note="")  # read as markup
 
             def progress(r):
                 note = (f"law broken, shrinking: {r.failing_games} failing games, shortest "

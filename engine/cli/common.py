@@ -13,9 +13,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.segment import Segment
 
 from engine.api import load
-from engine.errors import HordeError
+from engine.errors import MAX_SHOWN, HordeError, printable, show_problems
 
 _WHOLE = re.compile(r"[-+]?[0-9]+")
 _DECIMAL = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
@@ -56,6 +57,15 @@ SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", metavar="NAME=VALUE", help="Override a param of the pack. Repeatable.")]
 SeedOpt = Annotated[int | None, typer.Option("--seed", "-s", parser=whole(), help="Random seed.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON to stdout instead of tables.")]
+
+
+def _all_errors(shown: bool) -> None:
+    show_problems(None if shown else MAX_SHOWN)
+
+
+AllErrorsOpt = Annotated[bool, typer.Option(
+    "--all-errors", callback=_all_errors, expose_value=False, is_eager=True,
+    help=f"List every problem found, not only the first {MAX_SHOWN}.")]
 ClusterOpt = Annotated[str | None, typer.Option(
     "--cluster", metavar="ADDRESS",
     help="Play on a Ray cluster: ray://HOST:10001, auto (this machine is part of one), or "
@@ -98,12 +108,30 @@ def seats(text: str | None, bots: str | None = None) -> tuple[int | None, list[s
     return len(specs), specs
 
 
-def out() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+class SafeConsole(Console):
+    """A console whose every text passes `engine.errors.printable` on its way out, and
+    whose strings are never read as markup: pack, record and save text reaches the
+    terminal as text, never as a control sequence (`ESC[2J`, OSC 52), a bidi override or
+    a Rich tag. What Rich itself writes to move the cursor passes untouched."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(highlight=False, soft_wrap=True, markup=False, emoji=False, **kw)
+
+    def render(self, renderable, options=None):
+        for segment in super().render(renderable, options):
+            if segment.control is None:
+                text = printable(segment.text)
+                if text != segment.text:
+                    segment = Segment(text, segment.style)
+            yield segment
 
 
-def err() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+def out() -> SafeConsole:
+    return SafeConsole()
+
+
+def err() -> SafeConsole:
+    return SafeConsole(stderr=True)
 
 
 def parse_sets(items: list[str] | None) -> dict[str, str]:

@@ -18,7 +18,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from engine.cli.common import ClusterOpt, JsonOpt, PackArg, SetOpt, cluster_of, out, parse_sets
+from engine.cli.common import AllErrorsOpt, ClusterOpt, JsonOpt, PackArg, SetOpt, cluster_of, out, parse_sets
 from engine.cli.sim import (
     BatchSeedOpt,
     BotsOpt,
@@ -96,6 +96,7 @@ def compare(
     as_json: JsonOpt = False,
     csv_file: CsvOpt = None,
     plot: PlotOpt = None,
+    all_errors: AllErrorsOpt = False,
 ) -> None:
     """Compare rule variants on the same seeds: win rates, draws and lengths side by side,
     each difference with its 95% interval, then one sentence per variant.

@@ -12,8 +12,8 @@ from typing import Annotated
 
 import typer
 
-from engine.cli.common import out
-from engine.errors import HordeError
+from engine.cli.common import AllErrorsOpt, out
+from engine.errors import HordeError, printable
 
 SCHEMAS = ("pack", "overlay", "scenario")
 
@@ -46,16 +46,18 @@ def doc(
         "--house", help="A house rule (a file, or the name of one of the pack's); repeatable.")]
         = None,
     markdown: Annotated[bool, typer.Option("--markdown", help="Write Markdown.")] = False,
+    all_errors: AllErrorsOpt = False,
 ) -> None:
     """Print a pack's reference for an author: params, the flow's points with the actions
     offered at each, events, fields, cards and policies."""
     from engine.api import load
 
-    out().file.write(render(load(pack, mode=mode, house=house or ()), markdown))
+    out().file.write(printable(render(load(pack, mode=mode, house=house or ()), markdown)))
 
 
 def render(game, markdown: bool = False) -> str:
-    """`horde doc`'s text for a built game."""
+    """`horde doc`'s text for a built game, as the pack wrote it (`doc` prints it through
+    `engine.errors.printable`)."""
     from engine.pack.reference import reference
 
     title = game.title + (f" — mode {game.mode}" if game.mode else "")

@@ -9,7 +9,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from engine.cli.common import out
+from engine.cli.common import AllErrorsOpt, out
 
 
 def list_packs() -> None:
@@ -48,6 +48,7 @@ def diff(
     house: Annotated[str, typer.Argument(
         help="An overlay: a house-rule or mode file, or the name of one of the pack's "
              "house rules or modes.")],
+    all_errors: AllErrorsOpt = False,
 ) -> None:
     """Print the effective changes an overlay makes to a pack: every item added (+),
     removed (-) or changed (~) in every list, by id, each changed field with its old and new

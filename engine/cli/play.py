@@ -13,6 +13,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from engine.cli.common import (
+    AllErrorsOpt,
     HouseOpt,
     ModeOpt,
     PackArg,
@@ -24,7 +25,7 @@ from engine.cli.common import (
     parse_sets,
     seats,
 )
-from engine.errors import HordeError
+from engine.errors import HordeError, clipped, printable
 
 DelayOpt = Annotated[float, typer.Option(
     "--delay", metavar="SECONDS", parser=decimal(0), help="Pause between decisions when only bots play.")]
@@ -61,6 +62,7 @@ def play(
     ] = None,
     delay: DelayOpt = 0.0,
     scores_for_bots: ScoresForBotsOpt = False,
+    all_errors: AllErrorsOpt = False,
 ) -> None:
     """Play a game at the terminal: people choose from numbered lists, bots play themselves."""
     from engine.atomic import check_target
@@ -122,7 +124,8 @@ def _score(state, session, scores_for_bots: bool) -> None:
         entry = record_score(state.game, state, bots=bots)  # only packs with `highscores:`
     except HordeError as exc:
         hint = f"; {exc.problem.hint}" if exc.problem.hint else ""
-        typer.echo(f"warning: the score was not recorded: {exc.problem.message}{hint}", err=True)
+        typer.echo(f"warning: the score was not recorded: {clipped(exc.problem.message + hint)}",
+                   err=True)
         return
     if entry is not None:
         who = " (a bot's game)" if bots else ""
@@ -142,6 +145,7 @@ def resume(
     ] = None,
     delay: DelayOpt = 0.0,
     scores_for_bots: ScoresForBotsOpt = False,
+    all_errors: AllErrorsOpt = False,
 ) -> None:
     """Go on with a saved game (stopped with `q`) where it was left, and save it again.
 
@@ -187,6 +191,7 @@ def replay(
     file: Annotated[Path, typer.Argument(help="A game record written by `horde play --save`.")],
     step: Annotated[bool, typer.Option(
         "--step", help="Wait for Enter after each decision.")] = False,
+    all_errors: AllErrorsOpt = False,
 ) -> None:
     """Show a recorded game again: the state after each decision, and the result."""
     from engine.cli.session import QUIT, InputEnded, read_line
@@ -205,7 +210,7 @@ def replay(
             renderer = Renderer(state.game, names=record["bots"] or None)
         console.print(Rule(style="dim"))
         if k == 0:
-            console.print(Text(f"{state.game.title}: {record['players']} players, "
+            console.print(Text(f"{printable(state.game.title)}: {record['players']} players, "
                                f"seed {record['seed']}, {total} decisions", style="bold"))
         else:
             console.print(Text(f"decision {k}/{total}: P{deciding} plays {state.history[-1]}",

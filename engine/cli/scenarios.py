@@ -8,13 +8,14 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from engine.cli.common import out, yaml_files
+from engine.cli.common import AllErrorsOpt, out, yaml_files
 from engine.errors import HordeError
 
 
 def scenario(
     paths: Annotated[list[Path], typer.Argument(
         metavar="FILE_OR_DIR...", help="Scenario files, or folders of them.")],
+    all_errors: AllErrorsOpt = False,
 ) -> None:
     """Run scenario files; print ✓/✗ for each scenario with its rule ids."""
     from engine.pack.confine import links_out

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.cli.common import JsonOpt, out, whole
+from engine.errors import printable
 
 
 def scores(
@@ -55,9 +56,11 @@ def scores(
         score = Text(str(e["score"]), style="bold")
         if e.get("bots"):
             score.append(" (bot)", style="dim")
-        grid.add_row(Text(str(k)), score, Text(game),
-                     Text(players), Text(str(e.get("turns", "?"))),
-                     Text(settings or "—"), Text(str(e.get("when", ""))[:10]))
+        # bots' names and params come from records (resume): anyone's text
+        grid.add_row(Text(str(k)), score, Text(printable(game)),
+                     Text(printable(players)), Text(printable(str(e.get("turns", "?")))),
+                     Text(printable(settings) or "—"),
+                     Text(printable(str(e.get("when", ""))[:10])))
     console.print(grid)
 
 

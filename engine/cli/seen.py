@@ -93,14 +93,16 @@ def explain(S, d, renderer, shown: list[str]) -> list[Text]:
         if action is None:
             out.append(Text(f"  {k:>2}. {label}: do nothing here, go on"))
             continue
-        out.append(Text(f"  {k:>2}. {spoken(label)}" + (f": {action.text}" if action.text else "")))
+        out.append(Text(printable(f"  {k:>2}. {spoken(label)}"
+                                  + (f": {action.text}" if action.text else ""))))
         card = game.cards.get(action.id)
         if card is not None and card.text and card.text != action.text:
-            out.append(Text(f"        card {card.name or card.id}: {card.text}", style="dim"))
+            out.append(Text(printable(f"        card {card.name or card.id}: {card.text}"),
+                            style="dim"))
         words = known.get(label, {})
         for name, value in args.items():
             what = words.get(name) or describe_arg(S, value, d.player)
-            out.append(Text(f"        {name} = {what}", style="dim"))
+            out.append(Text(printable(f"        {name} = {what}"), style="dim"))
     out.append(Text("Type a number or a label. Also: ? this help · u undo your last decision "
                     "(not past a die roll or a hidden card seen) · rules · glossary (what "
                     "cards, pieces, dice and tiles are) · log (all of it) · "
@@ -150,8 +152,8 @@ def glossary_text(renderer) -> list[Text]:
         if where != section:
             section = where
             out.append(Text(where, style="bold"))
-        line = Text(f"  {name}: ", style="bold")
-        line.append(text)
+        line = Text(f"  {printable(name)}: ", style="bold")
+        line.append(printable(text))
         out.append(line)
     return out or [Text("this pack gives no words for its cards and pieces")]
 

@@ -33,7 +33,7 @@ from engine.cli.seen import Feed, explain, glossary_text, lines_of, rules_text
 from engine.cli.undo import WORDS as UNDO_WORDS
 from engine.cli.undo import Undo
 from engine.codec import log_seen_by
-from engine.errors import did_you_mean
+from engine.errors import did_you_mean, printable
 from engine.game import Game
 from engine.render import Renderer
 from engine.render.panels import spoken
@@ -105,8 +105,8 @@ class Session:
             state = self.game.new_state(players=len(self.specs), seed=self.seed)
         played = len(state.history)
         n = len(self.specs)
-        self.console.print(Text(f"{self.game.title}: {n} player{'' if n == 1 else 's'} "
-                                f"({', '.join(self.specs)}), seed {self.seed}"
+        self.console.print(Text(f"{printable(self.game.title)}: {n} player{'' if n == 1 else 's'} "
+                                f"({printable(', '.join(self.specs))}), seed {self.seed}"
                                 + (f", resumed after {played} decisions" if played else ""),
                                 style="bold"))
         demo = not self.humans
@@ -224,7 +224,7 @@ class Session:
         """The numbered choices; more than FOLD_AFTER of them in columns, read downwards,
         so a long list does not push the board off the screen."""
         self.console.print(Text(f"P{d.player}, your choice ({d.point}):", style="bold"))
-        items = [f"  {k:>2}. {spoken(label)}" for k, label in enumerate(shown, 1)]
+        items = [f"  {k:>2}. {printable(spoken(label))}" for k, label in enumerate(shown, 1)]
         width = max(len(i) for i in items) + 2
         cols = max(1, min(self.console.width // width, -(-len(items) // FOLD_AFTER)))
         if len(items) <= FOLD_AFTER or cols == 1:
@@ -272,7 +272,7 @@ class Thinking:
             return
         out = self.console.file
         while not self.done.wait(0.2):
-            out.write(f"\r{self.who} thinking… {time.monotonic() - start:.1f} s")
+            out.write(f"\r{printable(self.who)} thinking… {time.monotonic() - start:.1f} s")
             out.flush()
         out.write("\r\x1b[K")
         out.flush()

@@ -26,6 +26,7 @@ from rich.progress import (
 from rich.text import Text
 
 from engine.cli.common import (
+    AllErrorsOpt,
     ClusterOpt,
     HouseOpt,
     JsonOpt,
@@ -161,6 +162,7 @@ def sim(
     as_json: JsonOpt = False,
     csv_file: CsvOpt = None,
     plot: PlotOpt = None,
+    all_errors: AllErrorsOpt = False,
 ) -> None:
     """Play many games with bots: win rates with 95% intervals, draws, game lengths, how
     often each action was chosen, the pack's metrics and balance measures."""

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from engine.api import load
 from engine.cli.common import (
+    AllErrorsOpt,
     ClusterOpt,
     HouseOpt,
     JsonOpt,
@@ -130,6 +131,7 @@ def sweep(
     as_json: JsonOpt = False,
     csv_file: CsvOpt = None,
     plot: PlotOpt = None,
+    all_errors: AllErrorsOpt = False,
 ) -> None:
     """Play every combination of param values on the same seeds; show a table, the
     combinations closest to a target, and a heatmap (two params) or a line (one)."""

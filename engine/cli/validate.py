@@ -19,8 +19,8 @@ import typer
 from rich.text import Text
 
 from engine.api import load
-from engine.cli.common import JsonOpt, out, yaml_files
-from engine.errors import HordeError, PackError, Problem
+from engine.cli.common import AllErrorsOpt, JsonOpt, out, yaml_files
+from engine.errors import HordeError, PackError, Problem, cut, more_line, problems_shown
 
 # Each mode and house rule is one more load and compile of the whole pack: the bundled
 # packs have at most six; a pack with thousands would keep validate busy for hours.
@@ -169,8 +169,9 @@ def check_target(arg: str) -> list[Outcome]:
 
 
 def _problem_dict(p: Problem) -> dict:
-    d = {"file": None, "line": None, "col": None, "message": p.message, "hint": p.hint}
+    d: dict = {"file": None, "line": None, "col": None}
     d.update(p.to_dict())
+    d.update(message=cut(p.message), hint=cut(p.hint) if p.hint else None)
     return d
 
 
@@ -181,6 +182,7 @@ def validate(
     as_json: JsonOpt = False,
     strict: Annotated[bool, typer.Option(
         "--strict", help="Warnings are problems: exit 1 when there is one.")] = False,
+    all_errors: AllErrorsOpt = False,
 ) -> None:
     """Check packs (base, every mode, every house rule), overlays and scenario files."""
     outcomes = [o for t in targets for o in check_target(t)]
@@ -191,24 +193,38 @@ def validate(
     warned = [w for o in outcomes for w in o.warnings]
     console = out()
     if as_json:
-        report = {"valid": not problems, "problems": [_problem_dict(p) for p in problems],
-                  "warnings": [_problem_dict(w) for w in warned],
+        limit = problems_shown()
+        report = {"valid": not problems,
+                  "problems": [_problem_dict(p) for p in problems[:limit]],
+                  "warnings": [_problem_dict(w) for w in warned[:limit]],
+                  "more_problems": len(problems[limit:]) if limit is not None else 0,
+                  "more_warnings": len(warned[limit:]) if limit is not None else 0,
                   "checked": [{"name": o.name, "summary": o.summary, "valid": not o.problems}
                               for o in outcomes]}
         console.file.write(json.dumps(report, indent=1) + "\n")
     else:
+        left = problems_shown()  # one budget for the whole run, problems and warnings alike
+        hidden = {"problem": 0, "warning": 0}
         for o in outcomes:
             if o.problems:
                 console.print(Text(f"✗ {o.name} ({o.summary}): "
                                    f"{_plural(len(o.problems), 'problem')}", style="red"))
-                for p in o.problems:
-                    console.print(Text(p.format()))
             else:
                 console.print(Text(f"✓ {o.name} ({o.summary})"
                                    + (f": {_plural(len(o.warnings), 'warning')}" if o.warnings else ""),
                                    style="green"))
-            for w in o.warnings:
-                console.print(Text("warning: " + w.format(), style="yellow"))
+            for word, found, style in (("problem", o.problems, ""),
+                                       ("warning", o.warnings, "yellow")):
+                shown = found if left is None else found[:left]
+                for k in range(0, len(shown), 100):  # Rich's cost is per call; its memory per text
+                    console.print(Text("\n".join(("warning: " if style else "") + p.format()
+                                                 for p in shown[k:k + 100]), style=style))
+                hidden[word] += len(found) - len(shown)
+                if left is not None:
+                    left -= len(shown)
+        for word, n in hidden.items():
+            if n:
+                console.print(Text(more_line(n, word)))
     if problems:
         raise typer.Exit(1)
 

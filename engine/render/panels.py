@@ -4,8 +4,10 @@
 renderable for one viewer (a seat, or None for a spectator). Building blocks such as a
 board add their own picture through an extension method `render(state, viewer)`. Every
 dynamic string goes through `Text`, never through Rich markup: labels and dice such as
-`[a, b]` would otherwise be read as markup tags. Everything is sized to stay
-readable in an 80-column terminal.
+`[a, b]` would otherwise be read as markup tags. Every text of the pack or of a record
+(title, labels, log lines, bots' names) passes `engine.errors.printable` here, before Rich
+measures it, so it can neither drive the terminal nor be cut short by a table. Everything
+is sized to stay readable in an 80-column terminal.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from rich.text import Text
 
 from engine.codec import log_seen_by
 from engine.dsl.values import P
-from engine.errors import PackError
+from engine.errors import PackError, printable
 from engine.flow.machine import evaluate
 from engine.render import table
 from engine.render.spec import spec_of
@@ -34,7 +36,8 @@ class Renderer:
     def __init__(self, game, names: list[str] | None = None):
         self.game = game
         self.spec = spec_of(game)
-        self.names = names  # per seat, e.g. "random"; shown next to P<n>
+        # per seat, e.g. "random"; shown next to P<n> (a record's names are anyone's text)
+        self.names = [printable(n) for n in names] if names else names
         self.points = point_texts(game)
         self.id_names = table.id_names(game)  # `lamp-2` -> `Oil lamp (2 uses)` in the log
 
@@ -82,9 +85,9 @@ class Renderer:
 
     def header(self, S, viewer: int | None) -> Text:
         g = self.game
-        text = Text(g.title, style="bold")
+        text = Text(printable(g.title), style="bold")
         if g.mode:
-            text.append(f" · {g.mode}")
+            text.append(f" · {printable(g.mode)}")
         text.append(f" · turn {S.turns}", style="dim")
         text.append(" · spectator" if viewer is None else f" · seen by P{viewer}", style="dim")
         return text
@@ -106,14 +109,14 @@ class Renderer:
         for col in self.spec.players:
             high = evaluate(S, col.max, L) if col.max is not None else None
             text = show(S, evaluate(S, col.value, L), viewer, high, col.text).plain
-            out.append((col.label, text.lstrip("█░ ")))  # a bar reads as its numbers
+            out.append((printable(col.label), text.lstrip("█░ ")))  # a bar reads as its numbers
         return out
 
     def players(self, S, viewer: int | None) -> Table:
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         table.add_column("Player", no_wrap=True)
         for col in self.spec.players:
-            table.add_column(col.label, overflow="fold")
+            table.add_column(Text(printable(col.label)), overflow="fold")
         for i in range(len(S.pl)):
             L = {"p": P(i)}
             cells = [self.seat_name(S, i, viewer)]
@@ -125,7 +128,8 @@ class Renderer:
 
     def columns_legend(self) -> Text:
         """What the players table's columns mean, from their `help:` words."""
-        words = " · ".join(f"{col.label} {col.help}" for col in self.spec.players if col.help)
+        words = printable(" · ".join(f"{col.label} {col.help}"
+                                     for col in self.spec.players if col.help))
         return Text(textwrap.fill("columns: " + words, 78, break_on_hyphens=False), style="dim")
 
     def extensions(self, S, viewer: int | None, choices: list[str] | None = None
@@ -141,7 +145,7 @@ class Renderer:
             if pic is None and callable(draw):
                 pic = draw(S, viewer)
             if pic is not None:
-                out.append(Text(pic) if isinstance(pic, str) else pic)
+                out.append(Text(printable(pic)) if isinstance(pic, str) else pic)
         return out
 
     def choice_words(self, S, d, shown: list[str]) -> dict[str, dict[str, str]]:
@@ -161,7 +165,7 @@ class Renderer:
         grid.add_column(overflow="fold")
         for col in self.spec.turn:
             high = evaluate(S, col.max, {}) if col.max is not None else None
-            grid.add_row(Text(col.label), show(S, evaluate(S, col.value, {}), viewer, high,
+            grid.add_row(Text(printable(col.label)), show(S, evaluate(S, col.value, {}), viewer, high,
                                                col.text))
         return Panel(grid, title=f"P{S.cur}'s turn", title_align="left", box=box.ROUNDED,
                      expand=False)
@@ -171,7 +175,7 @@ class Renderer:
         for k, name in enumerate(self.spec.zones):
             if k:
                 text.append(" · ", style="dim")
-            text.append(name, style="dim")
+            text.append(printable(name), style="dim")
             if self.game.zones[name].per_player:
                 sizes = ", ".join(f"P{i} {len(S.zones.get(f'{name}#{i}', []))}"
                                   for i in range(len(S.pl)))
@@ -196,15 +200,16 @@ class Renderer:
 
 def log_line(entry: dict, names: dict[str, str] | None = None) -> str | None:
     """The line a log entry gets in the log panel, or None for entries not worth a line;
-    `names`: ids as players read them (`table.id_names`), for a log message's words."""
+    `names`: ids as players read them (`table.id_names`), for a log message's words.
+    Printable, as what the pack's rules wrote may be anything."""
     t = entry.get("t")
     if t == "msg":
         text = singular(str(entry.get("text", "")))
-        return f"  {table.named(text, names) if names else text}"
+        return f"  {printable(table.named(text, names) if names else text)}"
     if t == "turn":
         return f"— turn {entry.get('n')}: P{entry.get('p')} —"
     if t == "act" and entry.get("a") != "pass":
-        return f"  P{entry.get('p')} plays {spoken(str(entry.get('a')))}"
+        return f"  P{entry.get('p')} plays {printable(spoken(str(entry.get('a'))))}"
     return None
 
 
@@ -278,7 +283,7 @@ def singular(text: str) -> str:
 
 
 def point_texts(game) -> dict[str, str]:
-    """The words a pack gives its decision points (`text:` on an ask or window)."""
+    """The words a pack gives its decision points (`text:` on an ask or window), printable."""
     texts: dict[str, str] = {}
     _collect_points(game.raw, texts)
     return texts
@@ -288,7 +293,7 @@ def _collect_points(node, into: dict) -> None:
     if isinstance(node, dict):
         point = node.get("ask", node.get("window"))
         if isinstance(point, str) and isinstance(node.get("text"), str):
-            into.setdefault(point, node["text"])
+            into.setdefault(point, printable(node["text"]))
         for v in node.values():
             _collect_points(v, into)
     elif isinstance(node, list):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from engine.dsl.values import E, Z
+from engine.errors import printable
 
 BAR_CELLS = 5
 
@@ -38,11 +39,11 @@ def show(S, v, viewer: int | None, high=None, when_true: str | None = None) -> T
     """The cell for value `v` (`high`: the max of an int; `when_true`: a bool's text)."""
     if isinstance(v, bool):
         if when_true is not None:
-            return Text(when_true if v else "", style="bold red" if v else "")
+            return Text(printable(when_true) if v else "", style="bold red" if v else "")
         return Text("yes" if v else "no")
     if isinstance(v, int) and isinstance(high, int) and not isinstance(high, bool):
         return bar(v, high)
-    return Text(plain(S, v, viewer))
+    return Text(printable(plain(S, v, viewer)))
 
 
 def plain(S, v, viewer: int | None) -> str:

@@ -1,7 +1,8 @@
 """Files the balance tools write: per-game CSV rows, and every file written atomically.
 
 Files are written with `engine.atomic`, so an interrupted run never leaves half a CSV or
-half a PNG where the last good one was.
+half a PNG where the last good one was. A CSV is read in terminals too (`cat`, `column`):
+its texts (a metric's name comes from the pack) pass `engine.errors.printable`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import io
 from pathlib import Path
 
 from engine.atomic import write_text
+from engine.errors import printable
 from engine.sim.result import SimResult
 
 
@@ -45,6 +47,6 @@ def write_csv(path: str | Path, results: list[SimResult]) -> None:
     head, rows = csv_rows(results)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(head)
-    w.writerows(rows)
+    w.writerow(map(printable, head))
+    w.writerows([printable(c) if isinstance(c, str) else c for c in row] for row in rows)
     write_text(path, buf.getvalue())

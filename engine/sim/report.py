@@ -11,6 +11,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from engine.errors import printable
 from engine.render.panels import singular
 from engine.sim.result import SimResult
 
@@ -46,7 +47,7 @@ def outcomes(rep: dict, result: SimResult) -> Table:
     for name in ("Seat", "Bot", "Wins", "Win rate", "95% interval"):
         t.add_column(name, justify="left" if name in ("Seat", "Bot") else "right")
     for row in rep["win_rates"]:
-        t.add_row(f"P{row['seat']}", Text(row["bot"]), str(result.wins[row["seat"]]),
+        t.add_row(f"P{row['seat']}", Text(printable(row["bot"])), str(result.wins[row["seat"]]),
                   pct(row["value"]), interval(row))
     t.add_section()
     o = rep["outcomes"]
@@ -114,7 +115,7 @@ def metrics(rep: dict) -> Table | None:
     for name in ("Metric", "mean", "95% interval"):
         t.add_column(name, justify="left" if name == "Metric" else "right")
     for m in rep["metrics"]:
-        t.add_row(m["metric"], f"{m['value']:.2f}", interval(m, rate=False))
+        t.add_row(Text(printable(m["metric"])), f"{m['value']:.2f}", interval(m, rate=False))
     return t
 
 
