@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from engine.dsl.facts import ANY, OTHER, RESULT
 from engine.dsl.logline import fit_line
-from engine.dsl.work import charge_text, say
 from engine.dsl.values import E_OF, E, Face, P, Z
+from engine.dsl.work import charge_text, say
 from engine.errors import RuleRuntimeError
 
 
