@@ -10,12 +10,13 @@ a step"):
 - a builtin that declares `charges="items"` (engine.dsl.builtins) is charged the items of
   each list, and the entities of each zone, it is given: the compiler wraps those arguments
   in `sized` (one type test for what is neither);
-- a list made by `*` or `+` is charged its items, a text made so a step per
-  `TEXT_UNIT` characters (engine.dsl.runtime's `mul` and `add`), after the caps on values said it may be
-  made and before it is;
+- a list made by `*` or `+` is charged its items, a text made so a step per `TEXT_UNIT`
+  characters (engine.dsl.runtime's `mul` and `add`), once the caps on values said it may
+  be made and before it is;
 - a value turned into text (`str`, the fields of `log`) is built item by item against
-  MAX_LEN characters, each shared list described once (`list_text`), and charged a step per
-  character; a log line is kept for the whole game.
+  MAX_LEN characters, a list that occurs in it more than once written out once
+  (`list_text`), and then charged a step per character (a log line is kept for the whole
+  game): the most one such text does before the budget stops it is one text at the cap.
 """
 
 from __future__ import annotations

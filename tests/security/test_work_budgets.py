@@ -25,7 +25,7 @@ import engine
 from engine.dsl import builtins
 from engine.dsl.runtime import MAX_LEN
 
-TIMEOUT = 120  # seconds: a case ends in one or two; the old code ran for hours
+TIMEOUT = 120  # seconds: a case ends in a few; uncounted, these ran for an hour or more
 RSS_CEILING_MB = 400
 EFFECT_STEPS = "an effect took more than 200000 steps"
 TEXT_CAP = f"is longer than the {MAX_LEN:,} characters a text may hold"
@@ -43,7 +43,7 @@ flow:
 {body}
 """
 
-# The child: start the game whose first effect is the case; say what it raised, where,
+# The child: start the game whose second effect is the case; say what it raised, where,
 # and its own peak memory. Its address space is capped so that a case the budgets miss
 # fails here as an error of memory instead of swapping the machine.
 DRIVER = """\
