@@ -16,6 +16,7 @@ from engine.codec import state_to_dict, state_view
 from engine.copying import copy_record_list, copy_value, copy_zones, holds_containers
 from engine.dice import Randomness
 from engine.dsl.values import E, Face, P, Z
+from engine.dsl.work import list_text
 from engine.errors import RuleRuntimeError, StateError, did_you_mean
 from engine.flow import effects, machine
 from engine.flow.decision import Binding, Decision
@@ -399,11 +400,8 @@ class State(Randomness):
             return v.key
         if t is Face:
             return v.text
-        if t is list:  # a loop, not a comprehension: no function made for every roll logged
-            parts = []
-            for x in v:
-                parts.append(x.text if type(x) is Face else self.describe(x))
-            return "[" + ", ".join(parts) + "]"
+        if t is list:  # within MAX_LEN characters, each list in it written out once
+            return list_text(self, v)
         if v is True:
             return "true"
         if v is False:

@@ -52,6 +52,10 @@ _DOMAINS = {"cells": "cell", "cells_in": "cell", "neighbors": "step", "area": "c
             "closer_steps": "step", "farther_steps": "step", "closest_first": "arg0",
             "free_cells": "cell", "empty_cells": "cell", "pieces_at": "piece", "pieces": "piece"}
 
+# Words given a list look through it: charged its items (engine.dsl.work)
+_CHARGED = ("closest_first", "free_cells", "empty_cells")
+
 for _name, _args, _returns, _effect, _doc in _WORDS:
     board_builtin(_name, _args, _returns, _effect, _doc,
-                  **({"domain": _DOMAINS[_name]} if _name in _DOMAINS else {}))
+                  **({"domain": _DOMAINS[_name]} if _name in _DOMAINS else {}),
+                  **({"charges": "items"} if _name in _CHARGED else {}))

@@ -46,7 +46,10 @@ _SHARED = [
 # everything); moving a piece changes its `cell` field and the board's index of cells,
 # which every word that reads them declares (or reads everything). Only tile boards
 # answer `move_to`.
-_TOUCHES = {"move_to": {"writes": {"cell"}}}
+_TOUCHES: dict[str, dict] = {"move_to": {"writes": {"cell"}},
+                             # words given a list of targets look through it: charged its
+                             # items (engine.dsl.work)
+                             **{name: {"charges": "items"} for name in ("closest", "approach", "open_steps")}}
 # What the lists of words hold, for agents' action spaces (`Builtin.domain`)
 _DOMAINS = {"neighbors": "step", "shortest_path": "cell", "step_toward": "step", "closest": "arg1",
             "open_steps": "step", "approach": "step", "pieces": "piece", "pieces_at": "piece",
@@ -64,7 +67,7 @@ def _tiles(S, fn: str) -> TileBoard:
     return b
 
 
-@builtin("movable", "list card any? list?", "list", domain="arg0")
+@builtin("movable", "list card any? list?", "list", domain="arg0", charges="items")
 def _movable(S, xs, kinds, toward=None, skip=None):
     """The pieces of a list that have an open step (a neighbouring square without a piece
     of the kind(s); with a list of targets, one move closer to the nearest of them),
@@ -72,7 +75,7 @@ def _movable(S, xs, kinds, toward=None, skip=None):
     return _tiles(S, "movable").movable(S, xs, kinds, toward, skip)
 
 
-@builtin("nearest_distance", "any list", "any")
+@builtin("nearest_distance", "any list", "any", charges="items")
 def _nearest_distance(S, sq, xs):
     """Moves from a square to the nearest of some squares, pieces or players, or none."""
     return _tiles(S, "nearest_distance").nearest_distance(S, sq, xs)
@@ -146,7 +149,7 @@ def _edges_match(S):
     return _tiles(S, "edges_match").map(S).edges_match()
 
 
-@builtin("peek", "zone int", "list:ent", domain="card")
+@builtin("peek", "zone int", "list:ent", domain="card", charges="items")
 def _peek(S, z, n):
     """The top `n` entities of a zone, top first (fewer if it holds fewer)."""
     if type(z) is not Z:

@@ -12,14 +12,13 @@ builtins the same way.
 from __future__ import annotations
 
 import functools
-import re
-import string
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.dsl.facts import ANY, OTHER, RESULT
-from engine.dsl.runtime import MAX_LEN
+from engine.dsl.logline import fit_line
 from engine.dsl.values import E_OF, E, Face, P, Z
+from engine.dsl.work import charge_text, say
 from engine.errors import RuleRuntimeError
 
 
@@ -42,6 +41,9 @@ class Builtin:
     # seat, card, piece, cell, step (a cell next to its first argument), spot, rotation,
     # range, arg0/arg1 (some of that argument's items); None: not said
     domain: str | None = None
+    # what it charges to the step budget besides its call's step (`CHARGES`), when its work
+    # grows with what it is given (engine.dsl.work, docs/limits.md); None: nothing more
+    charges: str | None = None
 
     @property
     def min_args(self) -> int:
@@ -54,11 +56,21 @@ class Builtin:
 
 BUILTINS: dict[str, Builtin] = {}
 
+# What a builtin's `charges` say it charges, as docs/limits.md tells it. `items` is charged
+# by the call, before the builtin runs: the compiler passes each argument that may be a list
+# or a zone through `work.sized`; the others the builtin charges itself, before the work.
+CHARGES = {
+    "items": "a step per item of each list, and per entity of each zone, it is given",
+    "made": "a step per item of the list it makes",
+    "text": "a step per character of the text it makes, made within 1,000,000 characters",
+    "log": "a step per line of the game's log",
+}
+
 
 def builtin(name: str, args: str = "", returns: str = "any", effect: bool = False,
             varargs: bool = False, *, reads: Iterable[str] | None = None,
             writes: Iterable[str] | None = None, frames: bool = True, ends: bool = False,
-            domain: str | None = None):
+            domain: str | None = None, charges: str | None = None):
     """Register `fn(S, ...)` as the builtin `name`. `args` is a space-separated kind list.
 
     What it touches, for the analyses that skip work which cannot matter: the keys of the
@@ -66,13 +78,17 @@ def builtin(name: str, args: str = "", returns: str = "any", effect: bool = Fals
     spell, like a board's own variable). Unsaid, it reads everything, and an effect
     writes everything. `frames`: it may push or pop the flow's frames, which a builtin
     is taken to do unless it says not (the core vocabulary below); `ends`: it may end
-    the game; `domain`: what a list it returns holds (`Builtin.domain`)."""
+    the game; `domain`: what a list it returns holds (`Builtin.domain`); `charges`: what
+    its work costs the step budget (`CHARGES`)."""
+    if charges is not None and charges not in CHARGES:
+        raise ValueError(f"builtin {name}: charges={charges!r} is not one of {sorted(CHARGES)}")
     read = frozenset(reads) if reads is not None else frozenset({ANY})
     written = frozenset(writes) if writes is not None else frozenset({ANY} if effect else ())
 
     def register(fn):
         BUILTINS[name] = Builtin(name, fn, tuple(args.split()), returns, effect, varargs,
-                                 (fn.__doc__ or "").strip(), read, written, frames, ends, domain)
+                                 (fn.__doc__ or "").strip(), read, written, frames, ends, domain,
+                                 charges)
         return fn
 
     return register
@@ -119,32 +135,32 @@ def _empty(S, x):
     return len(_items(S, x)) == 0
 
 
-@_core("any", "list", "bool", reads=_ARGS)
+@_core("any", "list", "bool", reads=_ARGS, charges="items")
 def _any(S, xs):
     """True when some value of the list is true."""
     return any(_items(S, xs))
 
 
-@_core("all", "list", "bool", reads=_ARGS)
+@_core("all", "list", "bool", reads=_ARGS, charges="items")
 def _all(S, xs):
     """True when every value of the list is true (and for an empty list)."""
     return all(_items(S, xs))
 
 
-@_core("sum", "list", "int", reads=_ARGS)
+@_core("sum", "list", "int", reads=_ARGS, charges="items")
 def _sum(S, xs):
     """The sum of a list of numbers."""
     return sum(_items(S, xs))
 
 
-@_core("min", "any", "any", varargs=True, reads=_ARGS)
+@_core("min", "any", "any", varargs=True, reads=_ARGS, charges="items")
 def _min(S, *xs):
     """The smallest of the arguments, or of one list argument (none if it is empty)."""
     vals = _items(S, xs[0]) if len(xs) == 1 else xs
     return min(vals) if vals else None
 
 
-@_core("max", "any", "any", varargs=True, reads=_ARGS)
+@_core("max", "any", "any", varargs=True, reads=_ARGS, charges="items")
 def _max(S, *xs):
     """The largest of the arguments, or of one list argument (none if it is empty)."""
     vals = _items(S, xs[0]) if len(xs) == 1 else xs
@@ -157,23 +173,27 @@ def _abs(S, x):
     return abs(x)
 
 
-@_core("range", "int int?", "list", reads=_ARGS, domain="range")
+@_core("range", "int int?", "list", reads=_ARGS, domain="range", charges="made")
 def _range(S, a, b=None):
     """`range(n)` is 0..n-1, `range(a, b)` is a..b-1."""
     r = range(a) if b is None else range(a, b)
     if len(r) > 10_000:
         raise RuleRuntimeError(f"range of {len(r)} values is too large (limit 10000)")
+    S.charge(len(r))
     return list(r)
 
 
 @_core("first", "any", "any", reads=_ARGS)
 def _first(S, xs):
     """The first value of a list or the bottom entity of a zone, or none."""
+    if type(xs) is Z:  # the bottom one alone, not the zone's list
+        lst = S.zone(xs)
+        return E(lst[0]) if lst else None
     items = _items(S, xs)
     return items[0] if items else None
 
 
-@_core("sorted", "list", "list", reads=_ARGS, domain="arg0")
+@_core("sorted", "list", "list", reads=_ARGS, domain="arg0", charges="items")
 def _sorted(S, xs):
     """The list in ascending order."""
     return sorted(_items(S, xs))
@@ -207,7 +227,7 @@ def _top(S, z):
     return E(lst[-1]) if lst else None
 
 
-@_core("cards", "zone", "list:ent", reads=_ZONES, domain="card")
+@_core("cards", "zone", "list:ent", reads=_ZONES, domain="card", charges="items")
 def _cards(S, z):
     """The entities in a zone, bottom to top."""
     try:  # S.zone(z), which says what is wrong if this fails
@@ -217,7 +237,7 @@ def _cards(S, z):
     return list(map(E_OF, lst))
 
 
-@_core("has", "zone card", "bool", reads=_ZONES)
+@_core("has", "zone card", "bool", reads=_ZONES, charges="items")
 def _has(S, z, card):
     """True when the zone holds an entity with this card id."""
     # This runs in most legality checks: the zone is looked up in place (S.zone says why
@@ -251,7 +271,7 @@ def zone_ids(S, z) -> set[str] | frozenset[str]:
 _NO_IDS: frozenset[str] = frozenset()
 
 
-@_core("find", "zone card", "ent", reads=_ZONES)
+@_core("find", "zone card", "ent", reads=_ZONES, charges="items")
 def _find(S, z, card):
     """The topmost entity with this card id in the zone, or none."""
     ents = S.ents
@@ -311,7 +331,7 @@ def _discard(S, e):
     S.move_ent(e.i, S.game.discard_zone(S.ents[e.i]["id"], S))
 
 
-@_core("shuffle", "zone", effect=True, writes=_ZONES)
+@_core("shuffle", "zone", effect=True, writes=_ZONES, charges="items")
 def _shuffle(S, z):
     """Shuffle a zone with the game's RNG."""
     S.shuffle_list(S.zone(z))
@@ -331,17 +351,18 @@ def _copy(S, e, dst):
 
 
 # ---- dice and chance ----
-@_core("roll", "die int?", "any", effect=True, writes=())
+@_core("roll", "die int?", "any", effect=True, writes=(), charges="made")
 def _roll(S, die, n=None):
     """Roll a die once (a face), or `n` times (a list of faces)."""
     if n is None:
         return S.roll_dice(die, 1)[0]
     if n < 0 or n > 1000:
         raise RuleRuntimeError(f"roll: cannot roll {n} dice")
+    S.charge(n)
     return S.roll_dice(die, n)
 
 
-@_core("icons", "list icon", "int", reads=_ARGS)
+@_core("icons", "list icon", "int", reads=_ARGS, charges="items")
 def _icons(S, faces, icon):
     """How many of `icon` a list of faces shows (a face with `{hit: 2}` counts 2)."""
     total = 0
@@ -351,7 +372,7 @@ def _icons(S, faces, icon):
     return total
 
 
-@_core("choice", "list", "any", effect=True, writes=())
+@_core("choice", "list", "any", effect=True, writes=(), charges="items")
 def _choice(S, xs):
     """A value of the list chosen at random (none if empty)."""
     items = _items(S, xs)
@@ -371,13 +392,13 @@ def _as_players(S, x):
     return list(_items(S, x))
 
 
-@_core("win", "any", effect=True, writes=(RESULT,), ends=True)
+@_core("win", "any", effect=True, writes=(RESULT,), ends=True, charges="items")
 def _win(S, who):
     """End the game: `who` (a player or a list of players) wins."""
     S.finish(winners=_as_players(S, who))
 
 
-@_core("lose", "any", effect=True, writes=(RESULT,))
+@_core("lose", "any", effect=True, writes=(RESULT,), charges="items")
 def _lose(S, who):
     """Mark a player (or list) as having lost; the game goes on unless the flow ends it."""
     for p in _as_players(S, who):
@@ -403,52 +424,22 @@ def _emit(S, event, **fields):
     S.emit(event, fields)
 
 
-@_core("log", "str", effect=True, varargs=True, writes=())
+@_core("log", "str", effect=True, varargs=True, writes=(), charges="text")
 def _log(S, fmt, *args):
     """Write a line to the game log: `log('{} rolls {}', current, turn.black)`."""
     texts = [S.describe(a) for a in args]
     try:
-        _fit_line(fmt, texts)
+        fit_line(fmt, texts)
         text = fmt.format(*texts)
     except (IndexError, KeyError, ValueError):
         text = fmt + " " + " ".join(texts)
-    S.log.append({"t": "msg", "text": text})
+    say(S, text)
 
 
-_FORMATTER = string.Formatter()
-_DIGITS = re.compile(r"\d+")
-
-
-def _fit_line(fmt: str, texts: list[str]) -> None:
-    """`fmt.format(*texts)` makes a line of at most MAX_LEN characters, or this says why not
-    before Python pads a field to the 2000000000 of `{:2000000000}`. Each field counts as its
-    widest padding or its longest argument (up to ten characters a character with `!r`).
-    A field naming an argument's attribute or item (`{0.x}`, `{0[1]}`) is not a log field:
-    ValueError, as for a format that does not parse, and the line is written as it is."""
-    longest = max(map(len, texts), default=0)
-    total = 0
-    for literal, name, spec, conversion in _FORMATTER.parse(fmt):
-        total += len(literal)
-        if name is None:
-            continue
-        if name and not name.isdigit():
-            raise ValueError(f"'{{{name}}}' is not a field of a log line")
-        width = longest * (10 if conversion in ("r", "a") else 1) + 2
-        if spec:
-            numbers = _DIGITS.findall(" ".join([spec, *texts]) if "{" in spec else spec)
-            width = max(width, *(int(n[:19]) for n in numbers), 0)
-        total += width
-    if total > MAX_LEN:
-        raise RuleRuntimeError(f"log: a line of up to {total:,} characters is longer than the "
-                               f"{MAX_LEN:,} characters a text may hold",
-                               hint="a format field's width (the 9 of '{:9}') pads it to that "
-                                    "many characters")
-
-
-@_core("str", "any", "str", reads=_ARGS)
+@_core("str", "any", "str", reads=_ARGS, charges="text")
 def _str(S, x):
     """A value as text, as the log shows it."""
-    return S.describe(x)
+    return charge_text(S, S.describe(x))
 
 
 # ---- looking at the game as a whole (scenario expectations, metrics, invariants) ----
@@ -486,7 +477,8 @@ def _deciding(S):
     return S.players[d.player] if d else None
 
 
-@_core("logged", "str", "bool")
+@_core("logged", "str", "bool", charges="log")
 def _logged(S, text):
     """True when some log message contains `text`."""
+    S.charge(len(S.log))
     return any(e.get("t") == "msg" and text in e.get("text", "") for e in S.log)

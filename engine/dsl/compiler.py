@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from engine.dsl import ast, compiled, procs, pysource, runtime
+from engine.dsl import ast, compiled, procs, pysource, runtime, work
 from engine.dsl.builtins import BUILTINS
 from engine.dsl.compiled import Compiled
 from engine.dsl.compiled import error_pos as error_pos  # (where they were first)
@@ -122,7 +122,7 @@ class _Emitter(ExprEmitter):
                 helper = self.checked(op[0], self.locals[tgt.id], vt)
                 if helper:
                     var = pyname('v_', tgt.id)
-                    self.emit_line(indent, f"{var} = {helper}({var}, {value})", st.pos)
+                    self.emit_line(indent, f"{var} = {helper}({var}, {value}, S)", st.pos)
                     return
             if op != "=":
                 self.facts.writes.add(ANY)  # `x += ...` may grow a list the state holds
@@ -140,7 +140,7 @@ class _Emitter(ExprEmitter):
                 self.facts.writes.add(key)
             if helper:
                 self.emit_line(indent, f"_o, _k = {obj}, {idx}", st.pos)
-                self.emit_line(indent, f"_o[_k] = {helper}(_o[_k], {value})", st.pos)
+                self.emit_line(indent, f"_o[_k] = {helper}(_o[_k], {value}, S)", st.pos)
                 return
             self.emit_line(indent, f"{obj}[{idx}] {op} {value}", st.pos)
             return
@@ -162,7 +162,7 @@ class _Emitter(ExprEmitter):
             if fast is not None:  # most untyped values are players: try that first
                 self.facts.use("_type", "_P")
                 self.emit_line(indent, f"if _type({obj}) is _P:", st.pos)
-                self.emit_line(indent + 1, f"{fast} = {helper}({fast}, {value})" if helper else
+                self.emit_line(indent + 1, f"{fast} = {helper}({fast}, {value}, S)" if helper else
                                f"{fast} {op} {value}", st.pos)
                 self.emit_line(indent, "else:", st.pos)
                 indent += 1
@@ -171,14 +171,14 @@ class _Emitter(ExprEmitter):
             else:
                 self.emit_line(indent, f"_o = {obj}", st.pos)
                 old = self.get_call("_o", tgt.name)
-                new = f"{helper}({old}, {value})" if helper else f"{old} {op[0]} {value}"
+                new = f"{helper}({old}, {value}, S)" if helper else f"{old} {op[0]} {value}"
                 self.emit_line(indent, self.set_call("_o", tgt.name, new), st.pos)
         else:
             helper = None
             if op != "=":
                 self.check_arith(st, op[0], self.place_type(place, tgt.name), vt)
                 helper = self.checked(op[0], self.place_type(place, tgt.name), vt)
-            self.emit_line(indent, f"{place} = {helper}({place}, {value})" if helper else
+            self.emit_line(indent, f"{place} = {helper}({place}, {value}, S)" if helper else
                            f"{place} {op} {value}", st.pos)
 
     def check_write(self, st: ast.Assign, place: str, name: str, vt: str) -> None:
@@ -250,6 +250,7 @@ def _globals(env: Env) -> dict:
     g: dict = {"__builtins__": {}, "_get": runtime.get, "_set": runtime.set_,
                "_items": runtime.items, "_repeat": runtime.repeat, "_in": runtime.contains,
                "_mul": runtime.mul, "_add": runtime.add, "_mod": runtime.mod,
+               "_sized": work.sized, "_say": work.say,
                "_Z": runtime.zone_ref, "_P": P, "_E": E, "_type": type, "_list": list, "_dict": dict,
                "_proc": _call_proc, "_py_all": all, "_py_any": any, "_py_sum": sum, "_py_len": len, "_py_min": min,
                "_py_max": max}

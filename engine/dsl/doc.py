@@ -8,7 +8,7 @@ from __future__ import annotations
 
 def builtins_markdown() -> str:
     import engine.board  # noqa: F401 - board building blocks register their builtins
-    from engine.dsl.builtins import BUILTINS
+    from engine.dsl.builtins import BUILTINS, CHARGES
 
     lines = [
         "# Builtins of the effect language",
@@ -19,16 +19,19 @@ def builtins_markdown() -> str:
         "when written as literals (or a list of literals) with did-you-mean: `card` (a card or",
         "piece kind id), `tag` (a tag of a card or kind), `icon` (an icon of a die face), `action`",
         "(an action id, or a decision's label). Functions that change the game cannot be used in",
-        "conditions, domains, invariants or expectations.",
+        "conditions, domains, invariants or expectations. What a builtin's work charges to the",
+        "step budget, besides its call's step, is said where it grows with what it is given",
+        "([limits.md](limits.md#the-work-inside-a-step)).",
         "",
-        "| function | changes the game | what it does |",
-        "|---|---|---|",
+        "| function | changes the game | charges | what it does |",
+        "|---|---|---|---|",
     ]
     for name in sorted(BUILTINS):
         b = BUILTINS[name]
         args = ", ".join(b.args) + (", ..." if b.varargs else "")
         doc = " ".join(b.doc.split())
-        lines.append(f"| `{name}({args})` | {'yes' if b.effect else ''} | {doc} |")
+        charges = CHARGES[b.charges] if b.charges else ""
+        lines.append(f"| `{name}({args})` | {'yes' if b.effect else ''} | {charges} | {doc} |")
     return "\n".join(lines) + "\n"
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.dsl import ast, names, pysource
+from engine.dsl import ast, names, pysource, work
 from engine.dsl.builtins import BUILTINS
 from engine.dsl.compiled import error_pos as error_pos  # (where they were first)
 from engine.dsl.compiled import runtime_message as runtime_message
@@ -385,8 +385,11 @@ class ExprEmitter:
         return self.builtin_call(e, b, parts), b.returns
 
     def builtin_call(self, e: ast.Call, b, parts: list[str]) -> str:
-        """A call of builtin `b` on the generated arguments `parts`."""
+        """A call of builtin `b` on the generated arguments `parts`, charging what it is
+        given first when its work grows with that (engine.dsl.work)."""
         self.builtin_facts(e, b, parts)
+        if b.charges == "items":
+            parts = work.sized_args(b, len(e.args), parts, self.facts)
         return f"{pyname('_b_', b.name)}(S{''.join(', ' + p for p in parts)})"
 
     def builtin_facts(self, e: ast.Call, b, parts: list[str]) -> None:
@@ -477,7 +480,7 @@ class ExprEmitter:
             t = lt if lt == rt else "list"
         helper = self.checked(op, lt, rt)
         if helper:
-            return f"{helper}({left}, {right})", t
+            return f"{helper}({left}, {right}, S)", t
         return f"({left} {py_op} {right})", t
 
     def x_IfExp(self, e: ast.IfExp):

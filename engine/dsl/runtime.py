@@ -7,7 +7,8 @@ only names they can reach besides the state object.
 MAX_LEN characters or items, a product within 64 bits. Past them a rule is surely wrong, and
 Python would spend minutes or gigabytes on it (`x = x * x` ten times over, a text doubled
 in a loop) before failing, if it failed at all. The caps are checked before the value is
-made, and cost a comparison or two on the usual small numbers.
+made, and cost a comparison or two on the usual small numbers. A text or list they make,
+and the items `in` looks through, are charged to the step budget first (engine.dsl.work).
 """
 
 from __future__ import annotations
@@ -97,11 +98,17 @@ def repeat(S, n):
 
 
 def contains(S, x, coll):
+    """`x in coll`: charges the items of a list, the entities of a zone, a step per
+    TEXT_UNIT characters of a text (docs/limits.md), before it looks."""
     if type(coll) is list:
+        S.charge(len(coll))
         return x in coll
     if type(coll) is Z:
-        return type(x) is E and x.i in S.zone(coll)
+        lst = S.zone(coll)
+        S.charge(len(lst))
+        return type(x) is E and x.i in lst
     if isinstance(coll, list | str):
+        S.charge(len(coll) if isinstance(coll, list) else -(-len(coll) // TEXT_UNIT))
         return x in coll
     raise RuleRuntimeError(f"'in' needs a list or a zone, got {S.describe(coll)}")
 
@@ -109,6 +116,7 @@ def contains(S, x, coll):
 # ---------- arithmetic within caps ----------
 
 MAX_LEN = 1_000_000  # characters of a text, items of a list
+TEXT_UNIT = 100  # characters of text `+` and `*` copy in a step (engine.dsl.work)
 INT_BITS = 64  # a product lies in -2**63 .. 2**63-1, as a 64-bit integer (CEL's int)
 _LO, _HI = -(1 << (INT_BITS - 1)), (1 << (INT_BITS - 1)) - 1
 
@@ -118,18 +126,23 @@ def _overflow():
                            hint=f"numbers in rules stay within ±2**{INT_BITS - 1}")
 
 
-def _fits(x, n: int) -> None:
-    """A text or list of `n` characters or items may be made out of `x`."""
+def _fits(x, n: int, S=None) -> None:
+    """A text or list of `n` characters or items may be made out of `x`: within MAX_LEN, and
+    then (given the state `S`) charged to the step budget before it is made: an item a step,
+    a step per TEXT_UNIT characters."""
     if n > MAX_LEN:
         what = "text" if isinstance(x, str) else "list"
         unit = "characters" if what == "text" else "items"
         raise RuleRuntimeError(f"a {what} of {n:,} {unit} is longer than the {MAX_LEN:,} "
                                f"{unit} a value may hold")
+    if S is not None and n > 0:
+        S.charge(n if isinstance(x, list) else -(-n // TEXT_UNIT))
 
 
-def mul(a, b):
+def mul(a, b, S=None):
     """`a * b`: numbers (a product past 64 bits is an error), or a text or a list repeated
-    (up to MAX_LEN). Anything else fails as Python's own `*` does."""
+    (up to MAX_LEN, charged to `S`'s budget before it is made). Anything else fails as
+    Python's own `*` does."""
     if type(a) is int and type(b) is int:
         if _LO <= a <= _HI and _LO <= b <= _HI:
             r = a * b  # at most 126 bits: made at once, then checked
@@ -139,31 +152,35 @@ def mul(a, b):
             return 0
         _overflow()
     if isinstance(b, int) and isinstance(a, str | list):
-        _fits(a, len(a) * b)
+        _fits(a, len(a) * b, S)
     elif isinstance(a, int) and isinstance(b, str | list):
-        _fits(b, len(b) * a)
+        _fits(b, len(b) * a, S)
     elif isinstance(a, int) and isinstance(b, int):  # true/false count as 1/0
         return mul(int(a), int(b))
     return a * b
 
 
-def add(a, b):
+def add(a, b, S=None):
     """`a + b` of values whose types the compiler did not know to be numbers: two texts or
-    two lists joined (up to MAX_LEN). Sums of numbers are not capped: one grows by at most
-    a bit per step, which the step budget bounds."""
+    two lists joined (up to MAX_LEN, charged to `S`'s budget before it is made). Sums of
+    numbers are not capped: one grows by at most a bit per step, which the step budget
+    bounds."""
     t = type(a)
     if t is int and type(b) is int:
         return a + b
     if (t is list or t is str) and type(b) is t:  # the usual join, checked in place
-        if len(a) + len(b) > MAX_LEN:
-            _fits(a, len(a) + len(b))
+        n = len(a) + len(b)
+        if n > MAX_LEN:
+            _fits(a, n)
+        if S is not None:  # the step budget, before the join
+            S.charge(n if t is list else -(-n // TEXT_UNIT))
         return a + b
     if isinstance(a, str | list) and isinstance(b, str | list):
-        _fits(a, len(a) + len(b))
+        _fits(a, len(a) + len(b), S)
     return a + b
 
 
-def mod(a, b):
+def mod(a, b, S=None):
     """`a % b`: numbers only. (Python's `%` would format a text, which the effect language
     does not: `log` does, within caps.)"""
     if isinstance(a, str):

@@ -58,7 +58,7 @@ def test_written_out_lines_say_what_the_builtin_says(game, fmt, k):
         if names == ["p"] and k not in (0, 6, 8):
             continue  # a typed player holds a player or none
         source, got = _logged(game, text, {names[0]: value})
-        assert "S.log.append(" in source
+        assert "_say(S, " in source
         assert got == _by_builtin(game, fmt, [value, lambda S: S.players[S.cur]])
 
 
@@ -73,7 +73,7 @@ def test_written_out_lines_say_what_the_builtin_says(game, fmt, k):
 def test_other_formats_go_to_the_builtin(game, fmt, args):
     values = {"n": 3, "x": "y"}
     source, got = _logged(game, f"log({fmt!r}, {', '.join(args)})", values)
-    assert "S.log.append(" not in source and "_b_log(" in source
+    assert "_say(S, " not in source and "_b_log(" in source
     assert got == _by_builtin(game, fmt, [values[a] for a in args])
 
 
@@ -85,7 +85,7 @@ def test_a_format_made_at_run_time_goes_to_the_builtin(game):
 
 def test_a_written_out_line_changes_nothing_a_rule_reads(game):
     c = game.compile_expr("log('{} has {} and {}', p, n, x)", TYPES, effect=True)
-    assert "S.log.append(" in c.source
+    assert "_say(S, " in c.source
     assert footprint.writes(game, c) == frozenset()
     plain = game.compile_expr("log('{} has', p)\np.score = 1", TYPES, effect=True)
     assert footprint.writes(game, plain) == {"score"}
