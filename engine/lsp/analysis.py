@@ -31,6 +31,7 @@ class Analysis:
     names: Names = field(default_factory=lambda: Names(None))
     base: Names | None = None  # an overlay's base pack
     pack_file: Path | None = None
+    mode: str | None = None  # the mode an overlay brings (one that extends a mode file)
     texts: dict[str, bytes] = field(default_factory=dict)  # real path -> what the load read
 
 
@@ -60,19 +61,21 @@ def _including_pack(path: Path) -> Path | None:
     return None
 
 
-def _context(ref: Path, **kw) -> tuple[Names, Path | None, dict[str, bytes]]:
-    """The names of one load (its game's too when it compiles), its pack file, its files."""
+def _context(ref: Path, **kw) -> tuple[Names, Path | None, dict[str, bytes], str | None]:
+    """The names of one load (its game's too when it compiles), its pack file, its files
+    and its mode."""
     from engine.api import load
     from engine.pack.loader import load_tree
     try:
         tree = load_tree(ref, validate=False, **kw)
     except HordeError:
-        return Names(None), None, {}
+        return Names(None), None, {}, None
     try:
         game = load(ref, **kw)
     except HordeError:
         game = None
-    return Names(tree.node, game), tree.root / "pack.yaml", dict(tree.sources.files if tree.sources else ())
+    files = dict(tree.sources.files if tree.sources else ())
+    return Names(tree.node, game), tree.root / "pack.yaml", files, tree.mode
 
 
 def analyse(path: Path, text: str, others: dict[str, str] | None = None) -> Analysis:
@@ -99,23 +102,24 @@ def _analyse(path: Path, text: str) -> Analysis:
         pack = path if kind == "pack" else _including_pack(path)
         assert pack is not None
         verdict = validate.check_pack(pack)
-        out.names, out.pack_file, out.texts = _context(pack)
+        out.names, out.pack_file, out.texts, out.mode = _context(pack)
     elif kind == "overlay":
         verdict = validate.check_file(path)
-        out.names, out.pack_file, out.texts = _context(path)
+        out.names, out.pack_file, out.texts, out.mode = _context(path)
         _with_modes(path, out, verdict)
         if out.pack_file is not None:
             out.base = _context(out.pack_file)[0]
     else:
         verdict = validate.check_file(path)
-        out.names, out.pack_file, out.texts = _context(path)
+        out.names, out.pack_file, out.texts, out.mode = _context(path)
     out.problems, out.warnings = verdict.problems, verdict.warnings
     return out
 
 
 def _with_modes(path: Path, out: Analysis, verdict) -> None:
-    """A house rule of a pack with modes is played with any of them: check each."""
-    if out.pack_file is None or path.parent.name == "modes":
+    """A house rule of a pack with modes is played with any of them: check each (unless it
+    brings its mode, extending a mode file)."""
+    if out.pack_file is None or out.mode is not None:
         return
     from engine.cli import validate
     from engine.pack.confine import stems

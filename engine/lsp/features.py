@@ -19,7 +19,7 @@ from engine.lsp.text import char_col, key_path, span_range, utf16_col, word_at
 ID_KEYS = {"at": ("point",), "on": ("event",), "before": ("flow step", "policy rule"),
            "after": ("flow step", "policy rule"), "play": ("action",), "call": ("procedure",),
            "zone": ("zone",), "discard": ("zone",)}
-_KEY_BEFORE = re.compile(r"([A-Za-z_]+)\s*:\s*\[?\s*[\w\-:, ]*$")
+_KEY_BEFORE = re.compile(r"([A-Za-z_]+)\s*:\s+(?:\[\s*)?(?:[\w\-:]+\s*,\s*)*[\w\-:]*$")
 _KEY_ONLY = re.compile(r"\s*(-\s+)?[\w-]*")
 _ASSIGNED = re.compile(r"(?:^|\s)([a-z_]\w*)\s*(?:=(?!=)|\+=|-=)|\bfor\s+([a-z_]\w*)\s+in\b")
 _ROOTS = ("me", "game", "turn", "params", "event", "players", "current", "true", "false", "none")
