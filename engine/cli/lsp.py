@@ -18,7 +18,8 @@ def lsp(
     try:
         from engine.lsp.server import serve
     except ImportError as exc:
-        typer.echo(f"horde lsp needs the language-server extra ({exc.name} is not installed): "
+        missing = (exc.name or "pygls").split(".")[0]
+        typer.echo(f"horde lsp needs the language-server extra ({missing} is not installed): "
                    f"{INSTALL}", err=True)
         raise typer.Exit(1) from None
     serve(tcp)

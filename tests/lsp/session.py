@@ -55,9 +55,11 @@ async def change(client: LanguageClient, uri: str, text: str, version: int) -> l
     return await diagnostics(client, uri)
 
 
-def close(client: LanguageClient, uri: str) -> None:
+async def close(client: LanguageClient, uri: str) -> None:
+    """Close `uri`, and see its diagnostics cleared."""
     client.diagnostics.pop(uri, None)
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+    assert await diagnostics(client, uri) == []
 
 
 def position(text: str, needle: str, offset: int = 0, nth: int = 0) -> lsp.Position:

@@ -23,7 +23,7 @@ CROWBAR = RULESETS / "roll-them-bones" / "house" / "crowbar.yaml"
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda p: str(p.relative_to(RULESETS)))
 async def test_a_bundled_pack_or_house_rule_has_no_diagnostics(client, path):
     uri, found = await open_file(client, path)
-    close(client, uri)
+    await close(client, uri)
     assert found == []
 
 
@@ -49,24 +49,24 @@ async def test_a_slip_is_shown_where_it_is_typed_fixed_by_its_action_and_cleared
     lines = slip.split("\n")
     lines[row] = lines[row][:8] + edit.new_text + lines[row][8 + len("after_sucess"):]
     assert await change(client, uri, "\n".join(lines), 2) == []
-    close(client, uri)
+    await close(client, uri)
 
 
 async def test_a_warning_is_a_warning(client):
     text = CROWBAR.read_text(encoding="utf-8").replace(
         "title:", "params:\n  unread: {default: 1}\ntitle:", 1)
     uri, found = await open_file(client, CROWBAR, text)
-    close(client, uri)
+    await close(client, uri)
     assert [d.severity for d in found] == [lsp.DiagnosticSeverity.Warning]
-    assert "unread" in found[0].message and found[0].range.start.line == 5
+    assert "unread" in found[0].message and found[0].range.start.line == 6
 
 
 @pytest.mark.parametrize(("text", "says"), [
     ("extends: roll-them-bones\ncards: [1, 2\n", "expected"),
     ("x" * (10 * 1024 * 1024), "the limit is"),
-    ("a: " + "[" * 5000 + "]" * 5000 + "\n", "nesting deeper than"),
+    ("a: " + "[" * 5000 + "]" * 5000 + "\n", "nesting depth"),
 ], ids=["unclosed", "10MB", "nested"])
 async def test_a_malformed_buffer_gets_one_diagnostic(client, tmp_path, text, says):
     uri, found = await open_file(client, tmp_path / "broken.yaml", text)
-    close(client, uri)
+    await close(client, uri)
     assert len(found) == 1 and says in found[0].message
