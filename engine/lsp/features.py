@@ -63,8 +63,12 @@ def _names(a: Analysis, word: str, before: str = "") -> list[Name]:
 
 
 def _expected(found: list[Name], before: str) -> list[Name]:
+    """The names of the kinds expected where `word` is written (after `before`): those a key
+    takes (`at:` a point), a card or kind in a snippet's string; else all."""
     key = _KEY_BEFORE.search(before)
     kinds = ID_KEYS.get(key.group(1), ()) if key else ()
+    if not kinds and (before.count("'") % 2 or before.count('"') % 2):
+        kinds = ("card", "kind")
     return [n for n in found if n.kind in kinds] or found
 
 
