@@ -4,6 +4,7 @@ mean" hint's replacement kept for the code action that applies it."""
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections.abc import Sequence
@@ -46,13 +47,16 @@ def diagnostic(p: Problem, path: Path, lines: list[str], severity: lsp.Diagnosti
 
 
 def _fix(p: Problem, lines: list[str], row: int, col: int) -> dict | None:
-    """The replacement a "did you mean" hint proposes: the quoted wrong name of the message,
-    where it is written on the problem's line nearest its column."""
+    """The replacement a "did you mean" hint proposes: the quoted name of the message most
+    like the suggestion (the wrong one), where it is written on the problem's line nearest
+    its column."""
     found = _SUGGESTION.search(p.hint or "")
     if not found or row >= len(lines):
         return None
     text = lines[row]
-    for wrong in _QUOTED.findall(p.message):
+    names = sorted(set(_QUOTED.findall(p.message)) - {found.group(1)},
+                   key=lambda n: -difflib.SequenceMatcher(None, n, found.group(1)).ratio())
+    for wrong in names:
         spots = [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(wrong)}(?![\w-])", text)]
         if spots:
             start = min(spots, key=lambda s: (s < col, abs(s - col)))

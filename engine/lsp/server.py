@@ -44,7 +44,7 @@ class HordeServer(LanguageServer):
     async def _check(self, uri: str, delay: float) -> None:
         await asyncio.sleep(delay)
         path = to_fs_path(uri)
-        if path is None:
+        if path is None or uri not in self.workspace.text_documents:
             return
         doc = self.workspace.get_text_document(uri)
         version, text = doc.version, doc.source
@@ -57,7 +57,8 @@ class HordeServer(LanguageServer):
             log.exception("checking %s", uri)
             found = Analysis(Path(path), "file")
             found.problems = [Problem(f"horde could not check this file: {type(exc).__name__}: {exc}")]
-        if self.workspace.get_text_document(uri).version != version:
+        now = self.workspace.text_documents.get(uri)
+        if now is None or now.version != version:  # closed or changed meanwhile
             return
         self.analyses[uri] = found
         lines = text.split("\n")
@@ -73,8 +74,8 @@ class HordeServer(LanguageServer):
                 await asyncio.shield(task)
             except asyncio.CancelledError:
                 pass
-        doc = self.workspace.get_text_document(uri)
-        return self.analyses.get(uri), doc.source.split("\n")
+        doc = self.workspace.text_documents.get(uri)  # only what the editor opened
+        return (None, []) if doc is None else (self.analyses.get(uri), doc.source.split("\n"))
 
 
 def build() -> HordeServer:

@@ -70,3 +70,28 @@ async def test_a_malformed_buffer_gets_one_diagnostic(client, tmp_path, text, sa
     uri, found = await open_file(client, tmp_path / "broken.yaml", text)
     await close(client, uri)
     assert len(found) == 1 and says in found[0].message
+
+
+SCENARIO = """\
+- scenario: a slip in a scenario
+  pack: roll-them-bones
+  players: 2
+  setup: move(find(event_stack, 'adrenaline-rsh'), players[0].event)
+  rolls: [6, 1, zombie, zombie, run, zombie, zombie, zombie]
+  expect:
+    - players[0].health == 3
+"""
+
+
+async def test_a_scenario_file_is_checked_and_its_slip_fixed(client, tmp_path):
+    uri, found = await open_file(client, tmp_path / "slip.yaml", SCENARIO)
+    assert len(found) == 1 and "no card or piece kind 'adrenaline-rsh'" in found[0].message
+    start = SCENARIO.split("\n")[3].index("adrenaline-rsh")
+    assert found[0].range == lsp.Range(lsp.Position(3, start), lsp.Position(3, start + len("adrenaline-rsh")))
+    [action] = await client.text_document_code_action_async(lsp.CodeActionParams(
+        lsp.TextDocumentIdentifier(uri), found[0].range, lsp.CodeActionContext(found)))
+    assert isinstance(action, lsp.CodeAction) and action.edit is not None and action.edit.changes
+    [edit] = action.edit.changes[uri]
+    assert (edit.range, edit.new_text) == (found[0].range, "adrenaline-rush")
+    assert await change(client, uri, SCENARIO.replace("adrenaline-rsh", "adrenaline-rush"), 2) == []
+    await close(client, uri)
