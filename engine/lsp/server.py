@@ -1,9 +1,10 @@
 """The protocol side of `horde lsp` (pygls): documents opened and edited, each checked in
 the background after a pause in typing, and the requests answered from the last check.
 
-One worker thread checks files, one at a time (a check is a few loads of the pack; the
-editor's requests never wait for more than the check of the file they ask about). A check
-whose document changed meanwhile is dropped, not published.
+One worker thread checks files, one at a time (a check is a few loads of the pack). A
+request waits only for the first check of its file; after that it is answered from the
+last one while the next runs. A check whose document changed meanwhile is dropped, not
+published.
 """
 
 from __future__ import annotations
@@ -67,9 +68,10 @@ class HordeServer(LanguageServer):
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, out, version=version))
 
     async def analysis(self, uri: str) -> tuple[Analysis | None, list[str]]:
-        """The last check of `uri` (waiting for one under way) and the text as it is now."""
+        """The last check of `uri` and the text as it is now. Only the first check of a file
+        is waited for: later, a request is answered from the one before the edit."""
         task = self.pending.get(uri)
-        if task is not None and not task.done():
+        if uri not in self.analyses and task is not None and not task.done():
             try:
                 await asyncio.shield(task)
             except asyncio.CancelledError:

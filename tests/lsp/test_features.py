@@ -61,6 +61,8 @@ async def test_roll_them_bones(client):
     # a card id in a string: the card, with its text and where it is written
     said = await hover(client, uri, text, "'crowbar')", 2)
     assert "**card** `crowbar`" in said and "that icon is a run" in said and "crowbar.yaml:9" in said
+    # a die face: its legend
+    assert "**face** `item` — draw an item" in await hover(client, uri, text, "'item') > 0", 2)
     # a builtin call: its signature and doc line
     said = await hover(client, uri, text, "log(")
     assert "log(" in said and "->" in said
@@ -69,6 +71,7 @@ async def test_roll_them_bones(client):
     # a flow point after `at:`; builtins in a snippet
     assert {"after_success", "after_black"} <= await labels(client, uri, text, "at: after_success", 4)
     assert {"use_item", "log", "icons"} <= await labels(client, uri, text, "turn.runs", 0)
+    assert "roll-them-bones" in await labels(client, uri, text, "extends: roll-them-bones", 9)
     # a policy rule's `after:` goes to the base rule it is placed beside
     pack = RULESETS / "roll-them-bones" / "pack.yaml"
     assert await definition(client, uri, text, "keys}", 1) == [("pack.yaml", line_of(pack, "{id: keys, play"))]
