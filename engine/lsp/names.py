@@ -52,7 +52,6 @@ class Names:
 
     def __init__(self, tree: Node | None, game=None):
         self.by_name: dict[str, list[Name]] = {}
-        self.steps: list[Name] = []  # flow steps with an id, in order
         self.raw: dict = plain(tree) if tree is not None and isinstance(tree.value, dict) else {}
         if tree is not None and isinstance(tree.value, dict):
             self._sections(tree)
@@ -97,9 +96,7 @@ class Names:
                 continue
             v = item.value
             if "id" in v:
-                step = Name("flow step", str(v["id"].value), v["id"].span, where)
-                self.steps.append(step)
-                self.add(step)
+                self.add(Name("flow step", str(v["id"].value), v["id"].span, where))
             for kind in ("ask", "window"):
                 if kind in v and isinstance(v[kind].value, str):
                     text = plain(v["text"]) if "text" in v else ""
