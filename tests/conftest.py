@@ -63,6 +63,10 @@ class ScenarioItem(pytest.Item):
     def __init__(self, *, node, **kw):
         super().__init__(**kw)
         self.node = node
+        # No fixtures, like a test function that takes none: plugins that wrap every test's
+        # run (pytest-lsp's pytest_runtest_call) look for `funcargs` and, without it, return
+        # before their `yield`, which pluggy turns into an error of every scenario.
+        self.funcargs: dict = {}
 
     def runtest(self):
         result = run_node(self.node, self.path.parent)

@@ -34,6 +34,7 @@ COMMAND_MODULES = [
     "engine.cli.check",       # check
     "engine.cli.scores",      # scores
     "engine.cli.doc",         # doc, schema
+    "engine.cli.lsp",         # lsp
 ]
 
 

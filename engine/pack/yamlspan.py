@@ -25,7 +25,9 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -160,9 +162,31 @@ def compose_bytes(data: bytes, name: str, budget: Budget | None = None) -> Node:
     return compose_text(text, name, budget)
 
 
+# Files an editor holds unsaved, by real path: read in place of the disk (the language
+# server checks what is being typed). Only files the loader admits are ever looked up.
+_UNSAVED: ContextVar[Mapping[str, bytes] | None] = ContextVar("unsaved", default=None)
+
+
+@contextmanager
+def unsaved(texts: Mapping[str, bytes]) -> Iterator[None]:
+    """Within it, `read_bytes` of a path in `texts` (real paths) gives its bytes, not the disk's."""
+    token = _UNSAVED.set(texts)
+    try:
+        yield
+    finally:
+        _UNSAVED.reset(token)
+
+
 def read_bytes(path: Path, name: str) -> bytes:
     """The bytes of regular file `path`. It is looked at before it is opened, and opened
     without waiting (a FIFO swapped in meanwhile is then seen, not waited on)."""
+    held = _UNSAVED.get()
+    if held:
+        data = held.get(os.path.realpath(path))
+        if data is not None:
+            if len(data) > MAX_BYTES:
+                raise PackError([_too_big(len(data), name)])
+            return data
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise PackError([_not_regular(name)])
