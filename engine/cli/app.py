@@ -131,3 +131,7 @@ def main() -> None:
     except BrokenPipeError:  # the reader went away while the last output was flushed
         _quiet_stdout()
         sys.exit(SIGPIPE_EXIT)
+
+
+if __name__ == "__main__":
+    main()
