@@ -113,7 +113,7 @@ class TableApp(App[None]):
         self.query_one("#title", Static).update(title)
         self.query_one(BoardPane).show(self.renderer, S, viewer, self.shown or None)
         self.query_one(PlayersPane).show(self.renderer, S, viewer)
-        self.query_one(HandPane).show(self.renderer, S, viewer)
+        self.query_one(HandPane).show(self.renderer, S, viewer, self.shown or None)
         self.query_one("#prompt", Static).update(self.prompt_text())
 
     def prompt_text(self) -> Text:
@@ -141,7 +141,10 @@ class TableApp(App[None]):
         if d is None:
             self.shown = []
             self.query_one(ChoicesPane).clear_options()
-            self.redraw()
+            if self.table.humans:  # the table stays as it was until a person decides again
+                self.query_one("#prompt", Static).update(self.prompt_text())
+            else:
+                self.redraw()
             self.think()
             return
         if len(self.table.humans) > 1 and self.holder != d.player:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.console import RenderableType
 from rich.text import Text
 
-from engine.cli.seen import explain, rules_text
+from engine.cli.seen import explain
 
 KEYS = ("Keys: arrows and Enter, a digit or a click choose · ? or F1 this help · u undo your "
         "last decision (not past a die roll or a hidden card seen) · s save · q leave (the game "
@@ -29,22 +29,15 @@ def help_body(renderer, S, viewer, shown: list[str]) -> list[RenderableType]:
 
 
 def glossary(renderer) -> list[Text]:
-    """The pack's glossary, grouped by section; the rules summary and the cards' texts when
-    the renderer has no glossary of its own."""
-    entries = renderer.glossary() if callable(getattr(renderer, "glossary", None)) else None
-    if entries is None:
-        game = renderer.game
-        entries = [("rules", a.id, a.text) for a in game.actions if a.text]
-        entries += [("cards", c.name or c.id, c.text) for c in game.cards.values() if c.text]
-        out = rules_text(game)[:2]
-    else:
-        out = [Text(renderer.game.title, style="bold")]
+    """The pack's glossary (`Renderer.glossary`), grouped by section."""
+    out = [Text(renderer.game.title, style="bold")]
     section = None
-    for sec, name, text in entries:
+    for sec, name, text in renderer.glossary():
         if sec != section:
             section = sec
             out.append(Text(str(sec), style="bold underline"))
         line = Text(f"  {name}", style="bold")
-        line.append(f": {text}" if text else "", style="")
+        if text:
+            line.append(f": {text}", style="")
         out.append(line)
     return out

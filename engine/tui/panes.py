@@ -23,8 +23,6 @@ from textual.widgets.option_list import Option
 
 from engine.cli.seen import lines_of
 from engine.codec import log_seen_by
-from engine.dsl.values import E
-from engine.render.values import zone_visible
 
 NEWS = "on #3a3a00"  # the background of what happened since the viewer's last decision
 
@@ -102,7 +100,8 @@ class PlayersPane(Static):
     def show(self, renderer, S, viewer) -> None:
         d = S.decision()
         table = RichTable(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, expand=True)
-        table.add_column("", style="dim", no_wrap=True)
+        table.add_column("", style="dim", no_wrap=True,
+                         min_width=max((len(c.label) for c in renderer.spec.players), default=1))
         rows = [renderer.cells(S, i, viewer) for i in range(len(S.pl))]
         for i in range(len(S.pl)):
             head = Text("▶" if d is not None and d.player == i else "", style="yellow")
@@ -115,63 +114,24 @@ class PlayersPane(Static):
         for c, col in enumerate(renderer.spec.players):
             table.add_row(Text(col.label), *(Text(row[c][1]) for row in rows))
         parts: list[RenderableType] = [table]
-        goal = getattr(renderer, "goal", None)
-        if callable(goal):
-            parts.append(_text(goal(S, viewer)))
+        goal = renderer.goal(S, viewer)
+        if goal is not None:
+            parts.append(goal)
         self.update(Group(*parts))
 
 
-def _text(value) -> RenderableType:
-    return Text(value) if isinstance(value, str) else value
-
-
 class HandPane(VerticalScroll):
-    """The viewer's own cards with their full text, those playable now marked."""
+    """The viewer's own cards with their full text, those playable now marked with the
+    numbers of the choices that play them (`Renderer.hand`)."""
 
     def compose(self):
         yield Static(id="hand")
 
-    def show(self, renderer, S, viewer) -> None:
-        hand = getattr(renderer, "hand", None)
-        body = _text(hand(S, viewer)) if callable(hand) and viewer is not None \
-            else own_cards(S, viewer)
+    def show(self, renderer, S, viewer, choices: list[str] | None = None) -> None:
+        body = renderer.hand(S, viewer, choices) if viewer is not None else None
+        if body is None:
+            body = Text("(spectator: no hand)" if viewer is None else "(no cards)", style="dim")
         self.query_one("#hand", Static).update(body)
-
-
-def own_cards(S, viewer) -> Text:
-    """The cards in `viewer`'s own zones that it may see, each with its text; `▶` marks a
-    card one of its choices now plays or names."""
-    if viewer is None:
-        return Text("(spectator: no hand)", style="dim")
-    game = S.game
-    d = S.decision()
-    playable: set = set()
-    if d is not None and d.player == viewer:
-        for label in d.actions:
-            action, args = d.bindings[label]
-            if action is not None:
-                playable.add(action.id)
-                playable.update(v.i for v in args.values() if type(v) is E)
-    out = Text()
-    for name, zdef in game.zones.items():
-        key = f"{name}#{viewer}"
-        if not zdef.per_player or not zone_visible(game, key, viewer):
-            continue
-        uids = S.zones.get(key, [])
-        if not uids:
-            continue
-        out.append(f"{name}\n", style="bold")
-        for uid in uids:
-            cid = (S.ents.get(uid) or {}).get("id")
-            card = game.cards.get(cid)
-            mark = "▶ " if uid in playable or cid in playable else "  "
-            out.append(mark, style="bold green")
-            out.append((card.name or card.id) if card is not None else str(cid),
-                       style="bold" if mark.strip() else "")
-            if card is not None and card.text:
-                out.append(f": {card.text}")
-            out.append("\n")
-    return out if out.plain else Text("(no cards)", style="dim")
 
 
 class LogPane(RichLog):
