@@ -75,8 +75,8 @@ def play(
     """Play a game at the terminal: people choose from numbered lists, bots play themselves.
 
     In a terminal the game opens as a full-screen table (board, players, your hand, the log
-    and your choices in view; ? for help); --plain plays line by line. Every game is
-    autosaved as it goes: `horde resume --last` goes on with the newest unfinished one."""
+    and your choices in view; ? for help); --plain plays line by line. A game at the
+    table is autosaved as it goes: `horde resume --last` goes on with the newest unfinished one."""
     from engine.atomic import check_target
     from engine.bots import make_bot
     from engine.cli.session import Session
