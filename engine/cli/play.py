@@ -114,6 +114,10 @@ def _in_app(state, specs, bots, pack, house, params, save, delay, scores_for_bot
     app = run(table, delay)
     state = table.state
     console = out()
+    if app.failed is not None:  # the boundary reports it in one line
+        where = table.autosave_to or table.save_to
+        console.print(Text(f"The game is kept in {where}: horde resume --last goes on with it."))
+        raise app.failed
     if state.over:
         console.print(Text(f"{state.game.title}: {result_text(state)}", style="bold"))
     if save is not None:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 
+import pytest
 from textual import events
 
 from engine import autosave
@@ -115,3 +116,23 @@ def test_resume_last_without_a_game_says_so(horde):
     result = horde("resume", "--last")
     assert result.exit_code == 1
     assert "no unfinished game" in result.output
+
+
+def test_a_bug_in_the_table_leaves_the_game_saved():
+    async def go():
+        app = table_app("theyre-coming", seed=5)
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert await wait_for_choices(app, pilot)
+            shown = choices_on_screen(app)
+
+            def broken(*args):
+                raise RuntimeError("a bug")
+            app.present = broken  # the next decision's drawing fails
+            await type_number(pilot, 1, len(shown))
+            await pilot.pause(0.2)
+        return app
+    with pytest.raises(RuntimeError, match="a bug"):  # run_test raises the app's error again
+        asyncio.run(go())
+    saved = sorted(autosave.folder().glob("*.json"))
+    assert len(saved) == 1
+    assert len(load_record(saved[0])["decisions"]) >= 1

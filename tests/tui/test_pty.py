@@ -4,6 +4,7 @@ stops a broken game from hanging the suite."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -134,3 +135,21 @@ def test_hot_seat_leaves_no_hand_in_the_scrollback(tmp_path):
     before, after = term.raw[:enter], term.raw[leave:]
     for text in (before, after):
         assert b"choice" not in text and b"hand" not in text.lower()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_signal_leaves_the_game_saved(tmp_path, sig):
+    term = Terminal("play", "theyre-coming", "--players", "human,random", "--seed", "5",
+                    tmp_path=tmp_path)
+    try:
+        screen = term.wait_for(r"your choice")
+        term.send("1")
+        term.wait_for(r"your choice")
+        term.child.kill(sig)
+        term.finish()
+    finally:
+        term.close()
+    assert term.child.exitstatus == 130
+    saved = list((tmp_path / "games").glob("*.json"))
+    assert len(saved) == 1
+    assert len(json.loads(saved[0].read_text())["decisions"]) >= 1, screen
