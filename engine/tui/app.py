@@ -31,6 +31,8 @@ from engine.tui.panes import BoardPane, ChoicesPane, HandPane, LogPane, PlayersP
 from engine.tui.screens import HelpScreen, PassScreen, QuitScreen
 from engine.tui.table import Table
 
+SHOW_EVERY = 0.2  # seconds between two redraws while the bots play
+
 
 class TableApp(App[None]):
     """One game at the table, for one person, several (hot seat) or none (bots only)."""
@@ -217,15 +219,20 @@ class TableApp(App[None]):
         self.thinking.start()
 
     def _bots(self) -> None:
+        shown = time.monotonic()
+        latest = None
         try:
-            for state in self.table.bot_steps():
+            for latest in self.table.bot_steps():
                 if self.stop.is_set():
                     return
-                self.call_from_thread(self.bot_moved, state)
+                # the screen follows a few times a second (each step in a demo with --delay)
+                if self.delay > 0 or time.monotonic() - shown > SHOW_EVERY:
+                    self.call_from_thread(self.bot_moved, latest)
+                    shown = time.monotonic()
                 if self.delay > 0:
                     time.sleep(self.delay)
             if not self.stop.is_set():
-                self.call_from_thread(self.bots_done)
+                self.call_from_thread(self.bots_done, latest)
         except Exception as exc:  # a bug in a bot or in drawing: reported, the game saved
             if self.stop.is_set() or not self.is_running:
                 return  # the app closed meanwhile
@@ -242,7 +249,10 @@ class TableApp(App[None]):
         if not self.table.humans or state.over:
             self.redraw()
 
-    def bots_done(self) -> None:
+    def bots_done(self, state) -> None:
+        if state is not None:
+            self.table.state = state
+            self.query_one(LogPane).extend(state)
         self.table.autosave()
         self.advance()
 

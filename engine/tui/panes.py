@@ -12,6 +12,7 @@ import inspect
 import re
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -73,6 +74,11 @@ class BoardPane(ScrollableContainer):
         picture = self.query_one("#picture", Static)
         picture.update(Group(*pictures) if pictures else Text(""))
         picture.display = bool(pictures)
+        if all(isinstance(p, Text) for p in pictures):  # its size known: nothing to measure
+            picture.styles.width = max((cell_len(line) for line in self.lines), default=1)
+            picture.styles.height = max(len(self.lines), 1)
+        else:
+            picture.styles.width = picture.styles.height = "auto"
         rest: list[RenderableType] = []
         if renderer.spec.turn:
             rest.append(renderer.turn(S, viewer))

@@ -19,6 +19,7 @@ def test_the_first_decision(snap_compare, pack, mode, size):
     async def until_choices(pilot):
         while not app.shown:
             await pilot.pause(0.02)
-        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause(0.3)  # scrolling to the log's end settles
 
     assert snap_compare(app, terminal_size=size, run_before=until_choices)
