@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 from engine.cli.seen import lines_of
 from engine.codec import log_seen_by
 
-NEWS = "on #3a3a00"  # the background of what happened since the viewer's last decision
+NEWS = "bold #ffd75f"  # what happened since the viewer's last decision
 
 
 def _sized(method, S, *args, width: int, height: int):
@@ -143,7 +143,7 @@ class HandPane(VerticalScroll):
 
 class LogPane(RichLog):
     """Every event of the game as the viewer may read it; what happened since their last
-    decision on a highlighted background. Lines are only added as the game goes (a bot's
+    decision highlighted (bold, in yellow). Lines are only added as the game goes (a bot's
     turn costs no redraw of the rest); when the viewer decides, the lines that were news
     are written again without the highlight (`settle`). A new viewer (hot seat), a decision
     taken back or a new width fills it again whole."""
