@@ -2,7 +2,7 @@
 
 One person (the test) and one bot. The person reads the choices off the choices pane and
 types a number; which number follows the pack's own greedy policy (asked about the labels
-on screen), so that long games such as DEFCON Z end in a few hundred decisions. Each game
+on screen), so that long games such as DEFCON Z end in a few dozen decisions. Each game
 must reach its end with the result on screen and its autosave marked as finished.
 """
 
@@ -18,28 +18,31 @@ from engine.record import last_state
 from engine.record import load as load_record
 from tests.tui.conftest import choices_on_screen, table_app, type_number, wait_for_choices
 
+# (pack, mode, seed, params): DEFCON Z with fewer kills to win (as `--set` would have it)
+# and a seed where the game is short, so a game through the app stays around a minute
 GAMES = [
-    ("roll-them-bones", None),
-    ("theyre-coming", None),
-    ("theyre-coming", "death-comes-knocking"),
-    ("theyre-coming", "kamikaze"),
-    ("theyre-coming", "overwhelming-odds"),
-    ("theyre-coming", "red-runners"),
-    ("theyre-coming", "romerio"),
-    ("theyre-coming", "zombie-race"),
-    ("defcon-z", "competitive"),
-    ("defcon-z", "cooperative"),
+    ("roll-them-bones", None, 3, {}),
+    ("theyre-coming", None, 3, {}),
+    ("theyre-coming", "death-comes-knocking", 3, {}),
+    ("theyre-coming", "kamikaze", 3, {}),
+    ("theyre-coming", "overwhelming-odds", 3, {}),
+    ("theyre-coming", "red-runners", 3, {}),
+    ("theyre-coming", "romerio", 3, {}),
+    ("theyre-coming", "zombie-race", 3, {}),
+    ("defcon-z", "competitive", 5, {"win_kills": "4"}),
+    ("defcon-z", "cooperative", 5, {"coop_kills": "3"}),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("pack", "mode"), GAMES, ids=[f"{p}-{m or 'base'}" for p, m in GAMES])
-def test_a_whole_game_is_played_through_key_presses_at_80x24(pack, mode):
-    asyncio.run(_play_out(pack, mode))
+@pytest.mark.parametrize(("pack", "mode", "seed", "params"), GAMES,
+                         ids=[f"{p}-{m or 'base'}" for p, m, _, _ in GAMES])
+def test_a_whole_game_is_played_through_key_presses_at_80x24(pack, mode, seed, params):
+    asyncio.run(_play_out(pack, mode, seed, params))
 
 
-async def _play_out(pack, mode):
-    app = table_app(pack, mode, seed=3)
+async def _play_out(pack, mode, seed, params):
+    app = table_app(pack, mode, seed=seed, params=params)
     advisor = make_bot("greedy", 5, app.table.game)
     decisions = 0
     async with app.run_test(size=(80, 24)) as pilot:
