@@ -14,7 +14,6 @@ import os
 import signal
 import threading
 import time
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -349,6 +348,3 @@ def run(table: Table, delay: float = 0.0) -> TableApp:
     app.run()
     return app
 
-
-def autosave_hint(path: Path | None) -> str:
-    return f"kept in {path}; `horde resume --last` goes on with it" if path else ""

@@ -38,7 +38,7 @@ class HelpScreen(ModalScreen[None]):
 class PassScreen(Screen[None]):
     """Hot seat: the device goes to the next person; nothing of any hand is on it."""
 
-    BINDINGS = [Binding("enter,space", "ready", "I am P{seat}")]
+    BINDINGS = [Binding("enter,space", "ready", "Ready")]
 
     def __init__(self, seat: int) -> None:
         super().__init__()
@@ -98,6 +98,3 @@ class JumpScreen(ModalScreen[int | None]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
-
-def explain_lines(lines: list[Text]) -> RenderableType:
-    return Text("\n").join(lines)
