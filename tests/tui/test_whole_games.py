@@ -30,7 +30,7 @@ GAMES = [
     ("theyre-coming", "romerio", 3, {}),
     ("theyre-coming", "zombie-race", 3, {}),
     ("defcon-z", "competitive", 5, {"win_kills": "4"}),
-    ("defcon-z", "cooperative", 5, {"coop_kills": "3"}),
+    ("defcon-z", "cooperative", 5, {"coop_kills": "1"}),
 ]
 
 
