@@ -169,6 +169,8 @@ class LogPane(RichLog):
             line.stylize(NEWS)
             self.write(line)
         self.upto = len(log)
+        # the newest lines in view, once the lines written before the pane had its size are in
+        self.call_after_refresh(self.scroll_end, animate=False)
 
     def settle(self, S) -> None:
         """The viewer has decided: what was news is not any more."""
