@@ -1,0 +1,89 @@
+"""`horde serve` at the command line: where it listens, what it refuses, and what it says
+when the [web] extra is missing. The game in a browser is tests/web/test_serve_browser.py."""
+
+from __future__ import annotations
+
+import http.client
+import socket
+import sys
+
+import pytest
+
+from tests.web.conftest import free_port, listening
+
+linux_only = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="needs 127.0.0.2 to be a loopback address (Linux)")
+
+
+def get(served, path: str = "/", **headers) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=20)
+    try:
+        connection.request("GET", path, headers=headers)
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+@linux_only
+def test_listens_on_127_0_0_1_by_default(serve):
+    served = serve("roll-them-bones")
+    assert listening("127.0.0.1", served.port)
+    assert not listening("127.0.0.2", served.port)  # it would, on 0.0.0.0
+    assert get(served) == 200
+    output = served.stop()
+    assert f"Serving Zombies!!! Roll Them Bones! on http://127.0.0.1:{served.port}/" in output
+    assert "Traceback" not in output
+
+
+@linux_only
+def test_host_changes_the_address(serve):
+    served = serve("roll-them-bones", "--host", "127.0.0.2", wait_on="127.0.0.2")
+    assert not listening("127.0.0.1", served.port)
+    assert f"on http://127.0.0.2:{served.port}/" in served.stop()
+
+
+def test_pages_and_games_only_for_the_servers_own_address(serve):
+    """A web site whose name points at 127.0.0.1 gets no page, and another site's page
+    cannot start a game through the websocket."""
+    served = serve("roll-them-bones")
+    assert get(served, Host=f"localhost:{served.port}") == 200
+    assert get(served, Host=f"evil.example:{served.port}") == 403
+    upgrade = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+               "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+    assert get(served, "/ws", Origin="http://evil.example", **upgrade) == 403
+    assert get(served, "/ws", Origin=f"http://127.0.0.1:{served.port}", **upgrade) == 101
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--port", "0"], "--port 0: a port is a number from 1 to 65535"),
+    (["--port", "70000"], "--port 70000: a port is a number from 1 to 65535"),
+    (["--host", "no-such-host.invalid"], "--host no-such-host.invalid: no such address"),
+    (["--host", "203.0.113.7"], "cannot listen on 203.0.113.7:8000"),  # not this machine's
+    (["--players", "human,nobody"], "nobody"),
+])
+def test_a_bad_address_or_option_is_one_clear_error(horde, args, message):
+    pytest.importorskip("textual_serve", reason="the [web] extra is not installed")
+    r = horde("serve", "roll-them-bones", *args)
+    assert r.exit_code == 1, r.output
+    assert message in r.output
+
+
+def test_a_port_in_use_is_one_clear_error(horde):
+    pytest.importorskip("textual_serve", reason="the [web] extra is not installed")
+    with socket.socket() as taken:
+        port = free_port()
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        r = horde("serve", "roll-them-bones", "--port", port)
+    assert r.exit_code == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in r.output
+    assert "choose another --port" in r.output
+
+
+def test_without_the_web_extra_it_says_how_to_install_it(horde, monkeypatch):
+    monkeypatch.setitem(sys.modules, "textual_serve", None)  # `import textual_serve` fails
+    monkeypatch.setitem(sys.modules, "textual_serve.server", None)
+    r = horde("serve", "roll-them-bones")
+    assert r.exit_code == 1
+    assert "horde serve needs textual-serve, which is not installed" in r.output
+    assert "pip install 'horde[web]'" in r.output
