@@ -16,6 +16,7 @@ textual-serve ships with the `[web]` extra: without it, one line says how to ins
 from __future__ import annotations
 
 import ipaddress
+import logging
 import shlex
 import socket
 import sys
@@ -24,7 +25,7 @@ from urllib.parse import urlsplit
 
 import typer
 
-from engine.cli.common import HouseOpt, ModeOpt, PackArg, SeedOpt, SetOpt, load_game, whole
+from engine.cli.common import HouseOpt, ModeOpt, PackArg, SetOpt, load_game, whole
 from engine.cli.play import DelayOpt, ScoresForBotsOpt, seat_specs
 from engine.errors import HordeError
 
@@ -76,7 +77,7 @@ def serve(
         mode, house, set_, players, seed, delay, scores_for_bots)])
     server = make_server(server_class, command, host, port, game.title)
     try:
-        server.serve()
+        server.serve()  # until Ctrl-C
     except OSError as exc:  # the address was taken between the check and now
         raise HordeError(f"cannot listen on {url_host(host)}:{port}: {exc.strerror or exc}") from None
 
@@ -154,12 +155,18 @@ def is_loopback(host: str) -> bool:
 def make_server(server_class, command: str, host: str, port: int, title: str):
     """A textual-serve Server for `command` that tells each page the address its browser
     used (so it works as well by name as by number, and on 0.0.0.0), says what it serves
-    in words, and refuses pages and games that other web sites ask for."""
-    from aiohttp import web
+    in words, refuses pages and games that other web sites ask for, and stops at once on
+    Ctrl-C: the tabs' games are told to quit (each saves itself) and waited for."""
+    import asyncio
+
+    from aiohttp import WSCloseCode, web
+    from textual_serve.app_service import AppService
 
     local = is_loopback(host)
 
-    class HordeServer(server_class):  # type: ignore[misc, valid-type]
+    class HordeServer(server_class):
+        tabs: set = set()
+
         def allowed(self, request) -> bool:
             name = (request.url.host or "").strip("[]")
             if local and not is_loopback(name):
@@ -174,16 +181,78 @@ def make_server(server_class, command: str, host: str, port: int, title: str):
             return await super().handle_index(request)
 
         async def handle_websocket(self, request):
+            """A tab: its game runs as long as the page is open."""
             if not self.allowed(request):
                 raise web.HTTPForbidden(text="a game starts only from this server's own page")
-            return await super().handle_websocket(request)
+            websocket = web.WebSocketResponse(heartbeat=15)
+            await websocket.prepare(request)
+
+            async def close() -> None:
+                await websocket.close()
+
+            game = AppService(self.command, write_bytes=websocket.send_bytes,
+                              write_str=websocket.send_str, close=close,
+                              download_manager=self.download_manager)
+            self.tabs.add(websocket)
+            try:
+                await game.start(_size(request, "width", 80), _size(request, "height", 24))
+                await self._process_messages(websocket, game)
+            finally:
+                self.tabs.discard(websocket)
+                await game.stop()  # asks the game to quit
+                await _ended(getattr(game, "_process", None))
+            return websocket
 
         async def on_startup(self, app) -> None:
             self.console.print(f"Serving {title} on http://{url_host(host)}:{port}/ : "
                                "each browser tab that opens it plays a game.", highlight=False)
             self.console.print("Press Ctrl+C to stop.", highlight=False)
 
+        async def on_shutdown(self, app) -> None:
+            for websocket in list(self.tabs):
+                await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"server stopped")
+
+        def initialize_logging(self) -> None:
+            handler = logging.StreamHandler()
+            handler.setFormatter(OneLine())
+            logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
+            logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+
+        def serve(self, debug: bool = False) -> None:
+            self.initialize_logging()
+            web.run_app(self._make_app(), host=self.host, port=self.port, print=None,
+                        shutdown_timeout=GRACE)
+
+    async def _ended(process) -> None:
+        if process is None:
+            return
+        try:
+            await asyncio.wait_for(process.wait(), GRACE)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
     return HordeServer(command, host=host, port=port, title=title)
+
+
+GRACE = 10  # seconds a tab's game has to quit when its page closes or the server stops
+
+
+def _size(request, name: str, default: int) -> int:
+    """The page's terminal size in cells, from the websocket's address."""
+    text = request.query.get(name, "")
+    return min(int(text), 1000) if text.isascii() and text.isdigit() and int(text) > 0 else default
+
+
+class OneLine(logging.Formatter):
+    """Log records as one line each: a failure is named, never shown as a traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            message += f" ({type(exc).__name__}: {exc})"
+        return message
 
 
 def register(app: typer.Typer) -> None:

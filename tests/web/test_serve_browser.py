@@ -1,0 +1,164 @@
+"""`horde serve` in a real browser: headless Chromium (Debian's) driven by Playwright opens
+the page, reads the game's terminal as the browser receives it, clicks two of the choices
+it shows, and checks through the autosaved record that the game made exactly those two
+decisions.
+
+The page draws the game on a canvas, so there is no text to read in it: the test keeps its
+own copy of the terminal (pyte, fed with the bytes the page's websocket receives) to find
+where a choice is written, and clicks that cell of the canvas. Slow (a browser and a game
+process), so CI runs it once, on its first Python.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from engine.cli.session import natural
+from engine.errors import HordeError
+from engine.record import check, last_state
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+HUMAN = 0  # --players human,random
+WAIT = 60  # seconds for the game to draw or to answer a click
+QUIET = 0.5  # seconds without output after which the screen is taken as drawn
+
+
+def chromium() -> str:
+    path = shutil.which("chromium")
+    if path is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    return path
+
+
+class Terminal:
+    """What the page's terminal shows, rebuilt from the bytes its websocket receives."""
+
+    def __init__(self, pyte, page):
+        self.pyte, self.page = pyte, page
+        self.screen = None
+        self.stream = None
+        self.last = time.monotonic()  # when the screen last changed
+        page.on("websocket", self.watch)
+
+    def watch(self, websocket) -> None:
+        query = parse_qs(urlsplit(websocket.url).query)
+        self.resize(int(query["width"][0]), int(query["height"][0]))
+        websocket.on("framereceived", self.received)
+        websocket.on("framesent", self.sent)
+
+    def resize(self, columns: int, lines: int) -> None:
+        if self.screen is None:
+            self.screen = self.pyte.Screen(columns, lines)
+            self.stream = self.pyte.ByteStream(self.screen)
+        else:
+            self.screen.resize(lines, columns)
+
+    def received(self, payload) -> None:
+        if isinstance(payload, bytes):  # the game's output; text frames are the server's
+            self.stream.feed(payload)
+            self.last = time.monotonic()
+
+    def settled(self) -> bool:
+        """Drawn, and nothing new for a while: what it shows is the game's present."""
+        return self.screen is not None and time.monotonic() - self.last > QUIET
+
+    def sent(self, payload) -> None:
+        message = json.loads(payload)
+        if message[0] == "resize":
+            self.resize(message[1]["width"], message[1]["height"])
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display) if self.screen is not None else ""
+
+    def find(self, word: str) -> tuple[int, int] | None:
+        """(line, column) where `word` is written on its own (not inside a longer label)."""
+        for y, line in enumerate(self.screen.display if self.screen else []):
+            x = line.find(word)
+            while x >= 0:
+                before = line[x - 1] if x else " "
+                after = line[x + len(word)] if x + len(word) < len(line) else " "
+                if not _label_char(before) and not _label_char(after):
+                    return y, x
+                x = line.find(word, x + 1)
+        return None
+
+    def click(self, word: str) -> None:
+        """A click on the middle of `word` where the canvas draws it."""
+        y, x = self.find(word)
+        box = self.page.locator(".xterm-screen").bounding_box()
+        width = box["width"] / self.screen.columns
+        height = box["height"] / self.screen.lines
+        self.page.mouse.click(box["x"] + (x + len(word) / 2) * width, box["y"] + (y + 0.5) * height)
+
+
+def _label_char(c: str) -> bool:
+    return c.isalnum() or c in "-_=(),."
+
+
+def record_in(data: Path) -> dict | None:
+    """The autosaved record of the one game played, if written yet."""
+    found = []
+    for path in data.rglob("*.json") if data.is_dir() else []:
+        try:
+            found.append(check(json.loads(path.read_text())))
+        except (ValueError, OSError, HordeError):  # another file of the data folder
+            continue
+    return max(found, key=lambda r: len(r["decisions"]), default=None)
+
+
+def wait_for(what: str, test, page, terminal):
+    deadline = time.monotonic() + WAIT
+    while (result := test()) is None or result is False:
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {WAIT} s for {what}; the screen:\n{terminal.text()}")
+        page.wait_for_timeout(100)
+    return result
+
+
+def click_a_choice(data: Path, page, terminal) -> None:
+    """Click the first of the person's choices that the screen shows; the record must gain
+    that decision, and only after the ones it had."""
+    record = wait_for("the autosaved record", lambda: record_in(data), page, terminal)
+    d = last_state(record).decision()
+    assert d is not None and d.player == HUMAN
+    labels = sorted(d.actions, key=natural)
+    wait_for("the screen to be drawn", terminal.settled, page, terminal)
+    label = wait_for(f"one of the choices {labels} on the screen",
+                     lambda: next((a for a in labels if terminal.find(a)), None), page, terminal)
+    made = len(record["decisions"])
+    terminal.click(label)
+    after = wait_for(f"the decision {label!r} in the record", lambda: (
+        r if (r := record_in(data)) and len(r["decisions"]) > made else None), page, terminal)
+    assert after["decisions"][made] == label  # the choice clicked, nothing else
+    assert after["decisions"][:made] == record["decisions"]
+
+
+def test_two_decisions_by_clicking_in_the_browser(serve, tmp_path):
+    executable = chromium()
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed ([web] extra)")
+    pyte = pytest.importorskip("pyte", reason="pyte is not installed ([web] extra)")
+    served = serve("roll-them-bones", "--players", "human,random", "--seed", "1")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 800})
+            terminal = Terminal(pyte, page)
+            page.goto(served.url, wait_until="domcontentloaded")
+            page.wait_for_selector("body.-first-byte", timeout=WAIT * 1000)
+            for _ in range(2):
+                click_a_choice(served.data, page, terminal)
+            page.screenshot(path=str(tmp_path / "serve.png"))  # to look at after a run by hand
+        finally:
+            browser.close()
+    output = served.stop()
+    assert "Traceback" not in output
+    assert "failed to start" not in output
