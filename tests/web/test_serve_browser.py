@@ -29,7 +29,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 HUMAN = 0  # --players human,random
 WAIT = 60  # seconds for the game to draw or to answer a click
-QUIET = 0.5  # seconds without output after which the screen is taken as drawn
+QUIET = 0.5  # seconds without output after a record was written: the screen shows its game
+STILL = 3  # seconds without output: the screen shows the game, whenever the record was written
 
 
 def chromium() -> str:
@@ -46,7 +47,7 @@ class Terminal:
         self.pyte, self.page = pyte, page
         self.screen = None
         self.stream = None
-        self.last = time.monotonic()  # when the screen last changed
+        self.last = time.time()  # when the screen last changed
         page.on("websocket", self.watch)
 
     def watch(self, websocket) -> None:
@@ -65,11 +66,13 @@ class Terminal:
     def received(self, payload) -> None:
         if isinstance(payload, bytes):  # the game's output; text frames are the server's
             self.stream.feed(payload)
-            self.last = time.monotonic()
+            self.last = time.time()
 
-    def settled(self) -> bool:
-        """Drawn, and nothing new for a while: what it shows is the game's present."""
-        return self.screen is not None and time.monotonic() - self.last > QUIET
+    def shows(self, written: float) -> bool:
+        """That the screen shows the game as it was when its record was `written`: it was
+        drawn after that and nothing came since for a while, or nothing came for longer."""
+        quiet = time.time() - self.last
+        return self.screen is not None and (quiet > STILL or (self.last > written and quiet > QUIET))
 
     def sent(self, payload) -> None:
         message = json.loads(payload)
@@ -104,15 +107,15 @@ def _label_char(c: str) -> bool:
     return c.isalnum() or c in "-_=(),."
 
 
-def record_in(data: Path) -> dict | None:
-    """The autosaved record of the one game played, if written yet."""
+def record_in(data: Path) -> tuple[dict, float] | None:
+    """The autosaved record of the one game played, if written yet, and when it was written."""
     found = []
     for path in data.rglob("*.json") if data.is_dir() else []:
         try:
-            found.append(check(json.loads(path.read_text())))
+            found.append((check(json.loads(path.read_text())), path.stat().st_mtime))
         except (ValueError, OSError, HordeError):  # another file of the data folder
             continue
-    return max(found, key=lambda r: len(r["decisions"]), default=None)
+    return max(found, key=lambda r: len(r[0]["decisions"]), default=None)
 
 
 def wait_for(what: str, test, page, terminal):
@@ -124,22 +127,30 @@ def wait_for(what: str, test, page, terminal):
     return result
 
 
-def click_a_choice(data: Path, page, terminal) -> None:
+def click_a_choice(data: Path, page, terminal, before: list[str]) -> list[str]:
     """Click the first of the person's choices that the screen shows; the record must gain
-    that decision, and only after the ones it had."""
-    record = wait_for("the autosaved record", lambda: record_in(data), page, terminal)
+    that decision, and only after the ones it had. `before` are the choices of the previous
+    click: while one of them that is no choice now is on the screen, the screen is the old
+    one. Returns the choices clicked from."""
+    record, written = wait_for("the autosaved record", lambda: record_in(data), page, terminal)
     d = last_state(record).decision()
     assert d is not None and d.player == HUMAN
     labels = sorted(d.actions, key=natural)
-    wait_for("the screen to be drawn", terminal.settled, page, terminal)
-    label = wait_for(f"one of the choices {labels} on the screen",
-                     lambda: next((a for a in labels if terminal.find(a)), None), page, terminal)
+    gone = [a for a in before if a not in labels]
+
+    def shown() -> str | None:
+        if not terminal.shows(written) or any(terminal.find(a) for a in gone):
+            return None
+        return next((a for a in labels if terminal.find(a)), None)
+
+    label = wait_for(f"one of the choices {labels} on the screen, and none of {gone}", shown, page, terminal)
     made = len(record["decisions"])
     terminal.click(label)
-    after = wait_for(f"the decision {label!r} in the record", lambda: (
-        r if (r := record_in(data)) and len(r["decisions"]) > made else None), page, terminal)
+    after, _ = wait_for(f"the decision {label!r} in the record", lambda: (
+        r if (r := record_in(data)) and len(r[0]["decisions"]) > made else None), page, terminal)
     assert after["decisions"][made] == label  # the choice clicked, nothing else
     assert after["decisions"][:made] == record["decisions"]
+    return labels
 
 
 def test_two_decisions_by_clicking_in_the_browser(serve, tmp_path):
@@ -154,8 +165,8 @@ def test_two_decisions_by_clicking_in_the_browser(serve, tmp_path):
             terminal = Terminal(pyte, page)
             page.goto(served.url, wait_until="domcontentloaded")
             page.wait_for_selector("body.-first-byte", timeout=WAIT * 1000)
-            for _ in range(2):
-                click_a_choice(served.data, page, terminal)
+            first = click_a_choice(served.data, page, terminal, [])
+            click_a_choice(served.data, page, terminal, first)
             page.screenshot(path=str(tmp_path / "serve.png"))  # to look at after a run by hand
         finally:
             browser.close()
