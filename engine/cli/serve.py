@@ -204,8 +204,9 @@ def make_server(server_class, command: str, host: str, port: int, title: str):
             return websocket
 
         async def on_startup(self, app) -> None:
-            self.console.print(f"Serving {title} on http://{url_host(host)}:{port}/ : "
-                               "each browser tab that opens it plays a game.", highlight=False)
+            self.console.print(f"Serving {title} on http://{url_host(host)}:{port}/ "
+                               "(a game in each browser tab that opens it)", highlight=False,
+                               soft_wrap=True)
             self.console.print("Press Ctrl+C to stop.", highlight=False)
 
         async def on_shutdown(self, app) -> None:

@@ -31,8 +31,10 @@ def test_listens_on_127_0_0_1_by_default(serve):
     assert not listening("127.0.0.2", served.port)  # it would, on 0.0.0.0
     assert get(served) == 200
     output = served.stop()
-    assert f"Serving Zombies!!! Roll Them Bones! on http://127.0.0.1:{served.port}/" in output
+    assert (f"Serving Zombies!!! Roll Them Bones! on http://127.0.0.1:{served.port}/ "
+            "(a game in each browser tab that opens it)") in output
     assert "Traceback" not in output
+    assert served.process.returncode == 0  # Ctrl-C is how a server ends
 
 
 @linux_only
