@@ -96,7 +96,7 @@ def play_options(mode, house, sets, players, seed, delay, scores_for_bots) -> li
     if seed is not None:
         options += ["--seed", str(seed)]
     if delay:
-        options += ["--delay", repr(delay)]
+        options += ["--delay", f"{delay:f}"]  # digits only, as --delay reads them
     if scores_for_bots:
         options.append("--scores-for-bots")
     return options

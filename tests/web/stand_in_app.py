@@ -22,14 +22,17 @@ def play(pack, mode=None, house=None, set_=None, players=None, seed=None, **opti
     if not os.environ.get("TEXTUAL_DRIVER"):
         return _real_play(pack, mode, house, set_, players, seed, **options)
     from engine.bots import make_bot
-    from engine.cli.common import load_game
+    from engine.cli.common import load_game, parse_sets
+    from engine.record import make_record
     from engine.sim.seeds import bot_seed
 
     game = load_game(pack, mode, house, set_)
     specs = play_module.seat_specs(players, game)
     seed = 1 if seed is None else seed
     bots = [make_bot(spec, bot_seed(seed, 0, s), game) for s, spec in enumerate(specs)]
-    _table_class()(game.new_state(players=len(specs), seed=seed), pack, specs, bots).run()
+    table = _table_class()(game.new_state(players=len(specs), seed=seed), specs, bots,
+                           lambda state: make_record(state, pack, house or [], parse_sets(set_), specs))
+    table.run()
 
 
 play_module.play = play
@@ -42,15 +45,15 @@ def _table_class():
 
     from engine.bots import is_human
     from engine.cli.session import natural
-    from engine.record import make_record, save
+    from engine.record import save
     from engine.scores import data_dir
 
     class Table(App):
         CSS = "Button { width: 100%; }"
 
-        def __init__(self, state, pack, specs, bots):
+        def __init__(self, state, specs, bots, record):
             super().__init__()
-            self.state, self.pack, self.specs, self.bots = state, pack, specs, bots
+            self.state, self.specs, self.bots, self.record = state, specs, bots, record
 
         def compose(self):
             yield Static(id="status")
@@ -62,9 +65,9 @@ def _table_class():
         def advance(self) -> None:
             while (d := self.state.decision()) is not None and not is_human(self.bots[d.player]):
                 self.state.apply(self.bots[d.player].choose(self.state, d))
-            path = data_dir() / "autosave" / "game.json"
+            path = data_dir() / "games" / "stand-in.json"
             path.parent.mkdir(parents=True, exist_ok=True)
-            save(make_record(self.state, self.pack, bots=self.specs), path)
+            save(self.record(self.state), path)
             self.query_one("#status", Static).update(
                 f"{len(self.state.history)} decisions" + (", game over" if d is None else ""))
             choices = self.query_one("#choices", VerticalScroll)

@@ -183,6 +183,8 @@ def test_two_decisions_by_clicking_in_the_browser(serve, tmp_path):
             page.wait_for_selector("body.-first-byte", timeout=WAIT * 1000)
             first = click_a_choice(served.data, page, terminal, [])
             click_a_choice(served.data, page, terminal, first)
+            record, _ = record_in(served.data)
+            assert (record["pack"], record["seed"], record["bots"]) == ("roll-them-bones", 1, ["human", "random"])
             page.screenshot(path=str(tmp_path / "serve.png"))  # to look at after a run by hand
         finally:
             browser.close()

@@ -56,6 +56,34 @@ def test_pages_and_games_only_for_the_servers_own_address(serve):
     assert get(served, "/ws", Origin=f"http://127.0.0.1:{served.port}", **upgrade) == 101
 
 
+def test_each_tab_plays_the_game_the_options_give(serve):
+    """A tab (a websocket to the server) starts a game with the pack and options given to
+    `horde serve`, as its autosaved record says."""
+    import asyncio
+    import json
+
+    import aiohttp
+
+    served = serve("roll-them-bones", "--players", "human,random", "--seed", "7",
+                   "--set", "health=4", "--house", "quick", "--delay", "0.00001")
+
+    async def tab() -> dict:
+        async with aiohttp.ClientSession() as session, session.ws_connect(
+                f"ws://127.0.0.1:{served.port}/ws?width=80&height=24") as websocket:
+            for _ in range(600):
+                records = list(served.data.rglob("*.json"))
+                if records:
+                    return json.loads(records[0].read_text())
+                await asyncio.sleep(0.1)
+            await websocket.close()
+        pytest.fail(f"no game was autosaved:\n{served.stop()}")
+
+    record = asyncio.run(tab())
+    assert (record["pack"], record["seed"], record["bots"]) == ("roll-them-bones", 7, ["human", "random"])
+    assert record["params"] == {"health": "4"}
+    assert [h["path"].rsplit("/", 1)[-1] for h in record["house"]] == ["quick.yaml"]
+
+
 @pytest.mark.parametrize("args, message", [
     (["--port", "0"], "--port 0: a port is a number from 1 to 65535"),
     (["--port", "70000"], "--port 70000: a port is a number from 1 to 65535"),
