@@ -29,14 +29,14 @@ pytestmark = pytest.mark.slow
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-HUMAN = 0  # --players human,random
+PACK, SEATS, SEED = "roll-them-bones", ["human", "random"], 1
+HUMAN = 0
 WAIT = 60  # seconds for the game to draw or to answer a click
-QUIET = 0.5  # seconds without output after a record was written: the screen shows its game
-STILL = 3  # seconds without output: the screen shows the game, whenever the record was written
+QUIET = 0.5  # seconds without output after which the screen is taken as drawn
 
 
 def needed(reason: str):
-    """Skip without `what`; in CI (which installs all of it), fail."""
+    """Skip, for `reason`; in CI, which installs everything the test needs, fail."""
     if os.environ.get("CI"):
         pytest.fail(f"{reason}: CI installs it (.ci/run)")
     pytest.skip(reason)
@@ -84,11 +84,11 @@ class Terminal:
             self.stream.feed(payload)
             self.last = time.time()
 
-    def shows(self, written: float) -> bool:
-        """That the screen shows the game as it was when its record was `written`: it was
-        drawn after that and nothing came since for a while, or nothing came for longer."""
-        quiet = time.time() - self.last
-        return self.screen is not None and (quiet > STILL or (self.last > written and quiet > QUIET))
+    def drawn(self, unlike: str | None = None) -> bool:
+        """Drawn (and other than `unlike`, the screen before a click), and nothing new for
+        a while: what it shows is the game's present."""
+        return (self.screen is not None and time.time() - self.last > QUIET
+                and self.text() != unlike)
 
     def sent(self, payload) -> None:
         message = json.loads(payload)
@@ -99,16 +99,18 @@ class Terminal:
         return "\n".join(self.screen.display) if self.screen is not None else ""
 
     def find(self, word: str) -> tuple[int, int] | None:
-        """(line, column) where `word` is written on its own (not inside a longer label)."""
+        """(line, column) where `word` is written on its own (not inside a longer label),
+        when it is written once: twice, and one of them may be the log's."""
+        found = []
         for y, line in enumerate(self.screen.display if self.screen else []):
             x = line.find(word)
             while x >= 0:
                 before = line[x - 1] if x else " "
                 after = line[x + len(word)] if x + len(word) < len(line) else " "
                 if not _label_char(before) and not _label_char(after):
-                    return y, x
+                    found.append((y, x))
                 x = line.find(word, x + 1)
-        return None
+        return found[0] if len(found) == 1 else None
 
     def click(self, word: str) -> None:
         """A click on the middle of `word` where the canvas draws it."""
@@ -123,15 +125,30 @@ def _label_char(c: str) -> bool:
     return c.isalnum() or c in "-_=(),."
 
 
-def record_in(data: Path) -> tuple[dict, float] | None:
-    """The autosaved record of the one game played, if written yet, and when it was written."""
+def record_in(data: Path) -> dict | None:
+    """The autosaved record of the one game played, if written yet."""
     found = []
     for path in data.rglob("*.json") if data.is_dir() else []:
         try:
-            found.append((check(json.loads(path.read_text())), path.stat().st_mtime))
+            found.append(check(json.loads(path.read_text())))
         except (ValueError, OSError, HordeError):  # another file of the data folder
             continue
-    return max(found, key=lambda r: len(r[0]["decisions"]), default=None)
+    return max(found, key=lambda r: len(r["decisions"]), default=None)
+
+
+def the_start():
+    """The game served, up to the person's first decision, made as `horde play` makes it:
+    the state before the game has a record to read it from."""
+    from engine.api import load
+    from engine.bots import make_bot
+    from engine.sim.seeds import bot_seed
+
+    game = load(PACK)
+    bots = [make_bot(spec, bot_seed(SEED, 0, s), game) for s, spec in enumerate(SEATS)]
+    state = game.new_state(players=len(SEATS), seed=SEED)
+    while (d := state.decision()) is not None and d.player != HUMAN:
+        state.apply(bots[d.player].choose(state, d))
+    return state
 
 
 def wait_for(what: str, test, page, terminal):
@@ -143,37 +160,34 @@ def wait_for(what: str, test, page, terminal):
     return result
 
 
-def click_a_choice(data: Path, page, terminal, before: list[str]) -> list[str]:
-    """Click the first of the person's choices that the screen shows; the record must gain
-    that decision, and only after the ones it had. `before` are the choices of the previous
-    click: while one of them that is no choice now is on the screen, the screen is the old
-    one. Returns the choices clicked from."""
-    record, written = wait_for("the autosaved record", lambda: record_in(data), page, terminal)
-    d = last_state(record).decision()
+def click_a_choice(data: Path, page, terminal, before: str | None) -> str:
+    """Click one of the person's choices where the screen shows it; the record must gain
+    that decision, and only after the ones it had. `before` is the screen when the last
+    click was made: until the screen is another, it is the old one. Returns the screen
+    when this click was made."""
+    wait_for("the screen to be drawn anew", lambda: terminal.drawn(unlike=before), page, terminal)
+    record = record_in(data)
+    state = last_state(record) if record is not None else the_start()
+    d = state.decision()
     assert d is not None and d.player == HUMAN
     labels = sorted(d.actions, key=natural)
-    gone = [a for a in before if a not in labels]
-
-    def shown() -> str | None:
-        if not terminal.shows(written) or any(terminal.find(a) for a in gone):
-            return None
-        return next((a for a in labels if terminal.find(a)), None)
-
-    label = wait_for(f"one of the choices {labels} on the screen, and none of {gone}", shown, page, terminal)
-    made = len(record["decisions"])
+    label = wait_for(f"one of the choices {labels} on the screen, once",
+                     lambda: next((a for a in labels if terminal.find(a)), None), page, terminal)
+    made = list(state.history)
+    screen = terminal.text()
     terminal.click(label)
-    after, _ = wait_for(f"the decision {label!r} in the record", lambda: (
-        r if (r := record_in(data)) and len(r[0]["decisions"]) > made else None), page, terminal)
-    assert after["decisions"][made] == label  # the choice clicked, nothing else
-    assert after["decisions"][:made] == record["decisions"]
-    return labels
+    after = wait_for(f"the decision {label!r} in the record", lambda: (
+        r if (r := record_in(data)) and len(r["decisions"]) > len(made) else None), page, terminal)
+    assert after["decisions"][len(made)] == label  # the choice clicked, nothing else
+    assert after["decisions"][:len(made)] == made
+    return screen
 
 
 def test_two_decisions_by_clicking_in_the_browser(serve, tmp_path):
     executable = chromium()
     sync_api = module("playwright.sync_api")
     pyte = module("pyte")
-    served = serve("roll-them-bones", "--players", "human,random", "--seed", "1")
+    served = serve(PACK, "--players", ",".join(SEATS), "--seed", str(SEED))
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
@@ -181,10 +195,12 @@ def test_two_decisions_by_clicking_in_the_browser(serve, tmp_path):
             terminal = Terminal(pyte, page)
             page.goto(served.url, wait_until="domcontentloaded")
             page.wait_for_selector("body.-first-byte", timeout=WAIT * 1000)
-            first = click_a_choice(served.data, page, terminal, [])
-            click_a_choice(served.data, page, terminal, first)
-            record, _ = record_in(served.data)
-            assert (record["pack"], record["seed"], record["bots"]) == ("roll-them-bones", 1, ["human", "random"])
+            first = click_a_choice(served.data, page, terminal, None)
+            second = click_a_choice(served.data, page, terminal, first)
+            record = record_in(served.data)
+            assert (record["pack"], record["seed"], record["bots"]) == (PACK, SEED, SEATS)
+            wait_for("the screen after the second click", lambda: terminal.drawn(unlike=second),
+                     page, terminal)
             page.screenshot(path=str(tmp_path / "serve.png"))  # to look at after a run by hand
         finally:
             browser.close()
