@@ -73,8 +73,8 @@ def serve(
         raise HordeError(f"--seed {seed}: not a 64-bit number", hint="a record could not keep it")
     host = host.strip()
     check_address(host, port)
-    command = shlex.join(HORDE + ["play", pack, *play_options(
-        mode, house, set_, players, seed, delay, scores_for_bots)])
+    options = play_options(mode, house, set_, players, seed, delay, scores_for_bots)
+    command = shlex.join([*HORDE, "play", *options, "--", pack])  # a PACK may start with -
     server = make_server(server_class, command, host, port, game.title)
     try:
         server.serve()  # until Ctrl-C
