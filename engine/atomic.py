@@ -114,7 +114,7 @@ def read_json(path: str | Path, limit: int):
     if len(data) > limit:
         raise ValueError(f"larger than {limit / MiB:g} MiB, more than horde writes")
     try:
-        return json.loads(data.decode("utf-8"))
+        value = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise ValueError("not text (UTF-8)") from None
     except json.JSONDecodeError as exc:
@@ -123,6 +123,40 @@ def read_json(path: str | Path, limit: int):
         raise ValueError("JSON nested too deeply") from None
     except ValueError:  # an integer of thousands of digits
         raise ValueError("a number too large to read") from None
+    found = lone_surrogate(value)
+    if found is not None:
+        where, code = found
+        raise ValueError(f"the text at {where} holds a lone surrogate ({code}): half of a "
+                         "character, which no text file can hold")
+    return value
+
+
+def lone_surrogate(value) -> tuple[str, str] | None:
+    """Where in a JSON value (`bots[1]`, `params`) a text holds a lone surrogate, and which
+    one (`\\udc80`), or None. JSON may write one as an escape (`"\\udc80"`); it is half
+    of a character, so it can be neither printed nor written as UTF-8."""
+    todo: list[tuple[str, object]] = [("", value)]
+    while todo:  # by hand, not recursively: the JSON may nest as deep as json.loads allows
+        where, v = todo.pop()
+        texts: list = []
+        if isinstance(v, str):
+            texts = [v]
+        elif isinstance(v, list):
+            todo += reversed([(f"{where}[{k}]", item) for k, item in enumerate(v)])
+        elif isinstance(v, dict):
+            texts = list(v)  # the keys: a bad one is reported at its object
+            for key, item in reversed(v.items()):
+                step = key if _NAME.fullmatch(key) else json.dumps(key[:40])  # ASCII escapes
+                todo.append((f"{where}.{step}" if where else step, item))
+        for text in texts:
+            bad = _SURROGATE.search(text)
+            if bad:
+                return where or "the top", ascii(bad.group())[1:-1]
+    return None
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,39}")
 
 
 def sync_dir(folder: Path) -> None:

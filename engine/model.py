@@ -34,17 +34,45 @@ def pack_hash(raw: dict, params: dict, mode: str | None, version: int = HASH_VER
     a pack with its zones reordered kept its hash; it stays to check games saved with it.
     Both leave out keys only scenarios read (`NOT_PLAY`), the words an ask or window gives
     players (its `text:`), the `id` of a flow node or policy rule (a name for overlays to
-    hook) and the `domains:` of actions (what agents' action spaces are made of): they decide
-    nothing, and a game recorded before a pack gained them still replays."""
+    hook), the `domains:` of actions (what agents' action spaces are made of) and the words
+    for players that came after the hash (`_without_words`): they decide nothing, and a game
+    recorded before a pack gained them still replays."""
     if any(k in raw for k in NOT_PLAY):
         raw = {k: v for k, v in raw.items() if k not in NOT_PLAY}
-    raw = _without_hook_ids(_without_point_texts(raw))
+    raw = _without_words(_without_hook_ids(_without_point_texts(raw)))
     if any(isinstance(a, dict) and "domains" in a for a in raw.get("actions") or ()):
         raw = {**raw, "actions": [{k: v for k, v in a.items() if k != "domains"}
                                   if isinstance(a, dict) else a for a in raw["actions"]]}
     blob = [raw, params] if version == 1 else [version, mode, raw, params]
     text = json.dumps(blob, sort_keys=version == 1, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# Words for players only, left out of the hash: (section, key) of list items or mappings.
+WORDS = {"end": ("why",), "kinds": ("name", "text"), "view": ("goal", "hand")}
+
+
+def _without_words(raw: dict) -> dict:
+    """`raw` without an end rule's `why:`, a kind's `name:`/`text:`, a die face's `text:`
+    and the view's `goal:`/`hand:` (what the table shows besides the rules)."""
+    if not any(k in raw for k in (*WORDS, "dice")):
+        return raw
+    raw = dict(raw)
+    for section, keys in WORDS.items():
+        v = raw.get(section)
+        if isinstance(v, list):
+            raw[section] = [{k: x for k, x in item.items() if k not in keys}
+                            if isinstance(item, dict) else item for item in v]
+        elif isinstance(v, dict) and any(k in v for k in keys):
+            raw[section] = {k: x for k, x in v.items() if k not in keys}
+    dice = raw.get("dice")
+    if isinstance(dice, dict):
+        raw["dice"] = {
+            name: {**die, "faces": [{k: x for k, x in f.items() if k != "text"}
+                                    if isinstance(f, dict) else f for f in die["faces"]]}
+            if isinstance(die, dict) and isinstance(die.get("faces"), list) else die
+            for name, die in dice.items()}
+    return raw
 
 
 def _without_point_texts(node):

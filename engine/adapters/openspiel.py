@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import random
 import re
 from typing import Any
@@ -33,6 +34,7 @@ from engine.agents import observe
 from engine.agents.memory import Memory
 from engine.agents.seats import Seat
 from engine.dsl.values import E
+from engine.errors import HordeError, did_you_mean
 from engine.hidden import determinize
 
 MOVES_PER_TURN = 100  # moves one turn may take, for the default max_game_length
@@ -74,16 +76,52 @@ def load_game(pack: str, mode: str | None = None, players: int | None = None, **
             provides_observation_string=True, provides_observation_tensor=True,
             parameter_specification=spec)
         _TYPES[name] = (pack, mode)
+        _SPECS[name] = spec
         cls = type(f"HordeGame_{name}", (HordeGame,), {"TYPE": game_type})
         globals()[cls.__name__] = cls  # where pickle looks a game's class up
         pyspiel.register_game(game_type, cls)
     given = dict(params)
     if players is not None:
         given["players"] = players
+    _check_params(name, given)
     return pyspiel.load_game(name, given)
 
 
+C_INT = range(-(1 << 31), 1 << 31)  # what an OpenSpiel int parameter holds (a C++ int)
+
+
+def _check_params(name: str, given: dict) -> None:
+    """Each param is one the game declares, of its type and, for a whole number, one C++
+    can hold: a HordeError naming it, not a failed cast inside pyspiel. The pack itself
+    checks the values against its own ranges when the game is built."""
+    spec = _SPECS.get(name)
+    if spec is None:  # registered by other code than load_game: pyspiel checks for itself
+        return
+    for key, value in given.items():
+        if key not in spec:
+            hint = did_you_mean(str(key), spec)
+            raise HordeError(f"{name}: no param '{key}'",
+                             hint=hint or f"its params: {', '.join(sorted(spec))}")
+        kind = type(spec[key])
+        ok = type(value) is kind or (kind is float and type(value) is int)
+        if not ok:
+            raise HordeError(f"{name}: param '{key}' = {value!r:.60} is not "
+                             f"{_KINDS.get(kind, kind.__name__)}")
+        if kind is int and value not in C_INT:
+            raise HordeError(f"{name}: param '{key}' is outside {C_INT.start:,}..."
+                             f"{C_INT.stop - 1:,}, what OpenSpiel can hold")
+        if key in ("turns", "max_game_length") and value < 0:
+            raise HordeError(f"{name}: param '{key}' = {value} is negative",
+                             hint="0 (the default) leaves the game's own limit")
+        if kind is float and not math.isfinite(value):
+            raise HordeError(f"{name}: param '{key}' = {value} is not a finite number")
+
+
+_KINDS = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}
+
+
 _TYPES: dict[str, tuple] = {}  # short name -> (pack, mode)
+_SPECS: dict[str, dict] = {}  # short name -> its parameter specification
 _CONFIGS: dict[tuple, Config] = {}  # (short name, params) -> what its games share
 
 

@@ -141,6 +141,13 @@ class TileBoard(PiecesOnSquares, Extension):
     def describe(self, v) -> str | None:
         return sq_key(v) if is_cell(v) else None
 
+    def names(self) -> dict[str, str]:  # tile id -> its name, as players read it
+        return {td.id: td.name for td in self.tiles.values() if td.name}
+
+    def glossary(self) -> list[tuple[str, str, str]]:  # tiles whose `text` field says what they are
+        return [("tiles", td.name, t) for td in self.tiles.values()
+                if isinstance(t := td.fields.get("text"), str) and t]
+
     def render(self, S, viewer=None, **size):
         """The map drawn for a terminal (`width`, `height` in characters; default 80 × 44)."""
         from engine.board.tilerender import render

@@ -38,8 +38,25 @@ COMMAND_MODULES = [
 ]
 
 
+USAGE_EXIT = 1  # a bad command line is bad input like any other (click's own code is 2)
+
+
+def _usage_error(exc: BaseException) -> bool:
+    """A usage error of the command-line framework: click's, or the click Typer vendors."""
+    return type(exc).__module__.split(".")[0] in ("click", "typer") and \
+        any(c.__name__ == "UsageError" for c in type(exc).__mro__)
+
+
 class HordeGroup(TyperGroup):
     """The one place where errors turn into messages and exit codes."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except Exception as exc:  # an unknown option before the command, or none at all
+            if _usage_error(exc):
+                exc.exit_code = USAGE_EXIT  # type: ignore[attr-defined]
+            raise
 
     def invoke(self, ctx: Any) -> Any:  # Typer's click Context: click's own, or Typer's copy
         try:
@@ -56,6 +73,8 @@ class HordeGroup(TyperGroup):
             # usage errors, exits and aborts belong to the command-line framework (Typer, or
             # the click it wraps or vendors, depending on its version): let them through
             if type(exc).__module__.split(".")[0] in ("click", "typer"):
+                if _usage_error(exc):
+                    exc.exit_code = USAGE_EXIT  # type: ignore[attr-defined]
                 raise
             if os.environ.get("HORDE_DEBUG"):
                 raise
@@ -132,3 +151,7 @@ def main() -> None:
     except BrokenPipeError:  # the reader went away while the last output was flushed
         _quiet_stdout()
         sys.exit(SIGPIPE_EXIT)
+
+
+if __name__ == "__main__":  # python -m engine.cli.app, as the installed `horde` runs main()
+    main()

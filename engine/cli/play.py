@@ -25,9 +25,17 @@ from engine.cli.common import (
     seats,
 )
 from engine.errors import HordeError
+from engine.render.panels import result_text
+from engine.tui import wants_app
 
 DelayOpt = Annotated[float, typer.Option(
     "--delay", metavar="SECONDS", parser=decimal(0), help="Pause between decisions when only bots play.")]
+
+PlainOpt = Annotated[bool, typer.Option(
+    "--plain", help="Play line by line (prompts and numbered lists) instead of the full-screen "
+                    "table; the default when input or output is not a terminal.")]
+AppOpt = Annotated[bool, typer.Option(
+    "--app", help="Open the full-screen table even when input or output is not a terminal.")]
 
 ScoresForBotsOpt = Annotated[bool, typer.Option(
     "--scores-for-bots", help="Record the score in the high-score table even when bots "
@@ -61,8 +69,14 @@ def play(
     ] = None,
     delay: DelayOpt = 0.0,
     scores_for_bots: ScoresForBotsOpt = False,
+    plain: PlainOpt = False,
+    app: AppOpt = False,
 ) -> None:
-    """Play a game at the terminal: people choose from numbered lists, bots play themselves."""
+    """Play a game at the terminal: people choose from numbered lists, bots play themselves.
+
+    In a terminal the game opens as a full-screen table (board, players, your hand, the log
+    and your choices in view; ? for help); --plain plays line by line. Every game is
+    autosaved as it goes: `horde resume --last` goes on with the newest unfinished one."""
     from engine.atomic import check_target
     from engine.bots import make_bot
     from engine.cli.session import Session
@@ -78,11 +92,40 @@ def play(
     if save is not None:
         check_target(save)  # before the game: a game played for nothing is lost
     bots = [make_bot(spec, bot_seed(seed, 0, s), game) for s, spec in enumerate(specs)]
+    if wants_app(plain, app):
+        state = game.new_state(players=len(specs), seed=seed)
+        _in_app(state, specs, bots, pack, house or [], parse_sets(set_), save, delay,
+                scores_for_bots)
+        return
     session = Session(game, specs, bots, seed, out(), delay)
     state = session.run()
     _after(session, state, save,
            lambda: make_record(state, pack, house or [], parse_sets(set_), specs),
            scores_for_bots)
+
+
+def _in_app(state, specs, bots, pack, house, params, save, delay, scores_for_bots,
+            autosave_to: Path | None = None) -> None:
+    """The game at the full-screen table; after it, where it is kept and the score."""
+    from engine.tui.app import run
+    from engine.tui.table import Table
+
+    table = Table(state.game, specs, bots, state, pack, list(house), params, save, autosave_to)
+    app = run(table, delay)
+    state = table.state
+    console = out()
+    if state.over:
+        console.print(Text(f"{state.game.title}: {result_text(state)}", style="bold"))
+    if save is not None:
+        console.print(Text(f"saved to {save}"))
+    if app.stopped:
+        where = save if save is not None else table.autosave_to
+        console.print(Text(f"Stopped after {len(state.history)} decisions; to go on with it: "
+                           + (f"horde resume {shlex.quote(str(where))}" if save is not None
+                              else "horde resume --last"), style="bold"))
+    _score(state, table, scores_for_bots)
+    if app.interrupted:
+        raise typer.Exit(130)
 
 
 def _after(session, state, save: Path | None, record, scores_for_bots: bool = False) -> None:
@@ -131,7 +174,10 @@ def _score(state, session, scores_for_bots: bool) -> None:
 
 
 def resume(
-    file: Annotated[Path, typer.Argument(help="A game record written by `horde play --save`.")],
+    file: Annotated[Path | None, typer.Argument(
+        help="A game record written by `horde play --save` or autosaved.")] = None,
+    last: Annotated[bool, typer.Option(
+        "--last", help="The newest unfinished game autosaved in the data folder.")] = False,
     players: Annotated[str | None, typer.Option(
         "--players", "-p", metavar="SEATS",
         help="Who sits at each seat from now on, e.g. human,random (default: as recorded).")
@@ -142,17 +188,27 @@ def resume(
     ] = None,
     delay: DelayOpt = 0.0,
     scores_for_bots: ScoresForBotsOpt = False,
+    plain: PlainOpt = False,
+    app: AppOpt = False,
 ) -> None:
     """Go on with a saved game (stopped with `q`) where it was left, and save it again.
+    `--last`: the newest unfinished game autosaved in the data folder.
 
     The rules must be the ones it was played with, as for `horde replay`. Bots go on with
     dice of their own: a resumed game is not the game that an unstopped one would have been."""
+    from engine import autosave
     from engine.atomic import check_target
     from engine.bots import make_bot
     from engine.cli.session import Session
     from engine.record import last_state, load, make_record
     from engine.sim.seeds import bot_seed
 
+    if (file is None) == (not last):
+        raise HordeError("give a saved game FILE or --last" if file is None
+                         else "give FILE or --last, not both",
+                         hint="horde resume --last goes on with the newest autosaved game")
+    if file is None:
+        file = autosave.last()
     record = load(file)
     check_target(save or file)
     state = last_state(record, str(file))
@@ -167,6 +223,13 @@ def resume(
                          f"not {len(specs)}")
     made = len(state.history)  # the bots' dice depend on where the game goes on
     bots = [make_bot(spec, bot_seed(state.seed, made, s), state.game) for s, spec in enumerate(specs)]
+    if wants_app(plain, app):
+        house = [h["path"] for h in record["house"]]
+        auto = file.parent.resolve() == autosave.folder().resolve()
+        _in_app(state, specs, bots, record["pack"], house, record["params"],
+                None if auto and save is None else (save or file), delay, scores_for_bots,
+                autosave_to=file if auto else None)
+        return
     session = Session(state.game, specs, bots, state.seed, out(), delay)
     state = session.run(state)
     house = [h["path"] for h in record["house"]]
@@ -178,15 +241,24 @@ def resume(
 def replay(
     file: Annotated[Path, typer.Argument(help="A game record written by `horde play --save`.")],
     step: Annotated[bool, typer.Option(
-        "--step", help="Wait for Enter after each decision.")] = False,
+        "--step", help="Wait for Enter after each decision (line by line).")] = False,
+    plain: PlainOpt = False,
+    app: AppOpt = False,
 ) -> None:
-    """Show a recorded game again: the state after each decision, and the result."""
+    """Show a recorded game again: the state after each decision, and the result.
+
+    In a terminal it opens the full-screen table as a viewer: → and ← step through the
+    decisions, Home/End, g jumps to a turn, v shows the whole table or one seat's view."""
     from engine.cli.session import QUIT, InputEnded, read_line
     from engine.record import load
     from engine.record import replay as states_of
     from engine.render import Renderer
 
     record = load(file)
+    if not step and wants_app(plain, app):
+        from engine.tui.replay import ReplayApp
+        ReplayApp(record, str(file)).run()
+        return
     console = out()
     total = len(record["decisions"])
     renderer = None

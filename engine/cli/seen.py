@@ -16,7 +16,8 @@ from rich.text import Text
 
 from engine.codec import log_seen_by
 from engine.dsl.values import E, P
-from engine.render.panels import log_line, result_text, singular
+from engine.errors import printable
+from engine.render.panels import log_line, result_text, singular, spoken
 
 MINE = "bold yellow"
 
@@ -35,7 +36,7 @@ class Feed:
         if start is None:
             start = self.seen.get(seat, 0)
         self.seen[seat] = len(log)
-        lines = lines_of(log[start:], seat)
+        lines = lines_of(log[start:], seat, self.renderer.id_names)
         if seat is not None:
             now = self.renderer.cells(S, seat, seat)
             before = self.row.get(seat)
@@ -55,8 +56,10 @@ class Feed:
         self.seen[seat] = len(S.log)
 
 
-def lines_of(entries: list, seat: int | None) -> list[Text]:
-    """Log entries as lines, a heading per turn, those naming `seat` marked."""
+def lines_of(entries: list, seat: int | None, names: dict[str, str] | None = None
+             ) -> list[Text]:
+    """Log entries as lines, a heading per turn, those naming `seat` marked; ids written
+    as their `names` (`engine.render.table.id_names`)."""
     me = re.compile(rf"\bP{seat}\b") if seat is not None else None
     out: list[Text] = []
     for e in entries:
@@ -65,7 +68,7 @@ def lines_of(entries: list, seat: int | None) -> list[Text]:
             out.append(Text("▶ you win!" if won else "the game is over", style=MINE if won
                             else "bold"))
             continue
-        line = log_line(e)
+        line = log_line(e, names)
         if line is None:
             continue
         if e.get("t") == "turn":
@@ -90,7 +93,7 @@ def explain(S, d, renderer, shown: list[str]) -> list[Text]:
         if action is None:
             out.append(Text(f"  {k:>2}. {label}: do nothing here, go on"))
             continue
-        out.append(Text(f"  {k:>2}. {label}" + (f": {action.text}" if action.text else "")))
+        out.append(Text(f"  {k:>2}. {spoken(label)}" + (f": {action.text}" if action.text else "")))
         card = game.cards.get(action.id)
         if card is not None and card.text and card.text != action.text:
             out.append(Text(f"        card {card.name or card.id}: {card.text}", style="dim"))
@@ -99,7 +102,8 @@ def explain(S, d, renderer, shown: list[str]) -> list[Text]:
             what = words.get(name) or describe_arg(S, value, d.player)
             out.append(Text(f"        {name} = {what}", style="dim"))
     out.append(Text("Type a number or a label. Also: ? this help · u undo your last decision "
-                    "(not past a die roll or a hidden card seen) · rules · log (all of it) · "
+                    "(not past a die roll or a hidden card seen) · rules · glossary (what "
+                    "cards, pieces, dice and tiles are) · log (all of it) · "
                     "view (your screen again) · q stop", style="dim"))
     return out
 
@@ -119,15 +123,50 @@ def describe_arg(S, value, viewer: int) -> str:
     return S.describe(value)
 
 
-def rules_text(game) -> list[Text]:
-    """The pack's summary: its title, description and, for each action, its text."""
-    out = [Text(game.title, style="bold")]
+def rules_text(game, S=None, renderer=None) -> list[Text]:
+    """The pack's summary: its title, description, the goal as this game has it (read on
+    state `S`, so `--set` shows), the params this game changed, and each action's text."""
+    out = [Text(printable(game.title), style="bold")]
     desc = (game.raw.get("description") or "").strip()
     if desc:
-        out.append(Text(" ".join(desc.split())))
+        out.append(Text(printable(" ".join(desc.split()))))
+    spec = renderer.spec if renderer is not None else None
+    if S is not None and spec is not None and spec.goal is not None:
+        out.append(Text("Goal: " + printable(spec.goal.render(S)), style="bold"))
+    changed = changed_params(game)
+    if changed:
+        out.append(Text("This game's settings: " + "; ".join(changed)))
     for a in game.actions:
         if a.text:
-            out.append(Text(f"  {a.id}: {a.text}"))
+            out.append(Text(f"  {a.id}: {printable(a.text)}"))
+    return out
+
+
+def glossary_text(renderer) -> list[Text]:
+    """Every text the pack gives, by section: cards, pieces, dice faces, columns, tiles."""
+    out: list[Text] = []
+    section = None
+    for where, name, text in renderer.glossary():
+        if where != section:
+            section = where
+            out.append(Text(where, style="bold"))
+        line = Text(f"  {name}: ", style="bold")
+        line.append(text)
+        out.append(line)
+    return out or [Text("this pack gives no words for its cards and pieces")]
+
+
+def changed_params(game) -> list[str]:
+    """`name = value (its help)` for each param this game plays with other than its
+    default (`--set`, a mode, a house rule)."""
+    out = []
+    for name, spec in (game.raw.get("params") or {}).items():
+        if not isinstance(spec, dict) or name not in game.params:
+            continue
+        value = game.params[name]
+        if "default" in spec and value != spec["default"]:
+            about = spec.get("help")
+            out.append(f"{name} = {value}" + (f" ({printable(str(about))})" if about else ""))
     return out
 
 

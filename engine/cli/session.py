@@ -29,13 +29,16 @@ from rich.rule import Rule
 from rich.text import Text
 
 from engine.bots import is_human
-from engine.cli.seen import Feed, explain, lines_of, rules_text
+from engine.cli.seen import Feed, explain, glossary_text, lines_of, rules_text
 from engine.cli.undo import WORDS as UNDO_WORDS
 from engine.cli.undo import Undo
 from engine.codec import log_seen_by
 from engine.errors import did_you_mean
 from engine.game import Game
 from engine.render import Renderer
+from engine.render.panels import spoken
+
+SCROLLBACK = "\x1b[3J"  # erase the terminal's saved lines (xterm and most others)
 
 
 class InputEnded(Exception):
@@ -161,17 +164,25 @@ class Session:
         for who, seen in list(self.feed.seen.items()):
             self.feed.seen[who] = min(seen, len(state.log))
         self.feed.row[seat] = self.renderer.cells(state, seat, seat)
-        self.console.print(Text(f"P{seat} takes back {step.label}", style="yellow"))
+        self.console.print(Text(f"P{seat} takes back {spoken(step.label)}", style="yellow"))
         self.back = True
         return state
 
     def hand_over(self, seat: int) -> None:
         """Hide the last private view and wait until the next person holds the device."""
-        self.console.clear()
+        self.wipe()
         self.console.print(Panel(Text(f"Pass the device to P{seat}, then press Enter",
                                       justify="center"), style="bold"))
         read_line("", self.console)
+        self.wipe()
+
+    def wipe(self) -> None:
+        """Clear the screen and the terminal's scrollback (ESC[3J), so nothing of the
+        previous player's view can be scrolled back to."""
         self.console.clear()
+        if self.console.is_terminal:
+            self.console.file.write(SCROLLBACK)
+            self.console.file.flush()
 
     def ask(self, state, d) -> str:
         """The label the person at seat `d.player` picks: by number or by typing it."""
@@ -194,10 +205,12 @@ class Session:
                 continue
             if word in HELP:
                 self.say(explain(state, d, self.renderer, shown))
+            elif word in GLOSSARY:
+                self.say(glossary_text(self.renderer))
             elif word == "rules":
-                self.say(rules_text(self.game))
+                self.say(rules_text(self.game, state, self.renderer))
             elif word == "log":
-                self.say(lines_of(log_seen_by(state, d.player), d.player))
+                self.say(lines_of(log_seen_by(state, d.player), d.player, self.renderer.id_names))
             elif word in VIEW:
                 self.draw(state, d.player)
                 self.choices(d, shown)
@@ -211,7 +224,7 @@ class Session:
         """The numbered choices; more than FOLD_AFTER of them in columns, read downwards,
         so a long list does not push the board off the screen."""
         self.console.print(Text(f"P{d.player}, your choice ({d.point}):", style="bold"))
-        items = [f"  {k:>2}. {label}" for k, label in enumerate(shown, 1)]
+        items = [f"  {k:>2}. {spoken(label)}" for k, label in enumerate(shown, 1)]
         width = max(len(i) for i in items) + 2
         cols = max(1, min(self.console.width // width, -(-len(items) // FOLD_AFTER)))
         if len(items) <= FOLD_AFTER or cols == 1:
@@ -227,6 +240,7 @@ class Session:
 
 
 HELP = frozenset({"?", "help", "h"})
+GLOSSARY = frozenset({"glossary", "words"})
 FOLD_AFTER = 10  # choices listed one a line; more go in columns (a 45-row screen)
 
 

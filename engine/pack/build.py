@@ -30,6 +30,7 @@ DEFAULT_LIMITS = {"turns": 5000, "steps": 20_000_000, "effect_steps": 200_000, "
 # card's count (1,000), this their sum. The bundled packs make at most 50; ten thousand
 # entities still set up in a blink, where a count of 10**9 took gigabytes.
 MAX_CARDS = 10_000
+FACE_WORDS = frozenset({"name", "text"})  # the keys of a die face that are no icons
 # What `--set` accepts as a whole number: ASCII digits only (int() also reads '৪' as 4).
 _WHOLE = re.compile(r"[-+]?[0-9]+")
 
@@ -212,12 +213,14 @@ class Builder(NameChecks):
         return value
 
     def build_dice(self) -> dict[str, list]:
+        """Each die's faces: numbers, or Faces whose icons are every key but its words
+        (`name`, and `text`, what the face means for the legend)."""
         dice = {}
         for name, spec in (self.raw.get("dice") or {}).items():
             faces: list = []
             for k, f in enumerate(spec.get("faces", [])):
                 if isinstance(f, dict):
-                    icons = {i: c for i, c in f.items() if i != "name"}
+                    icons = {i: c for i, c in f.items() if i not in FACE_WORDS}
                     faces.append(Face(name, k, icons, f.get("name")))
                 else:
                     faces.append(f)

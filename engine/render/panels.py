@@ -21,8 +21,10 @@ from rich.text import Text
 
 from engine.codec import log_seen_by
 from engine.dsl.values import P
+from engine.errors import PackError
 from engine.flow.machine import evaluate
-from engine.render.spec import compile_view
+from engine.render import table
+from engine.render.spec import spec_of
 from engine.render.values import show
 
 LOG_LINES = 8
@@ -31,27 +33,52 @@ LOG_LINES = 8
 class Renderer:
     def __init__(self, game, names: list[str] | None = None):
         self.game = game
-        self.spec = compile_view(game)
+        self.spec = spec_of(game)
         self.names = names  # per seat, e.g. "random"; shown next to P<n>
         self.points = point_texts(game)
+        self.id_names = table.id_names(game)  # `lamp-2` -> `Oil lamp (2 uses)` in the log
 
     # ---------- the whole screen ----------
     def render(self, S, viewer: int | None = None, log: RenderableType | None = None,
                choices: list[str] | None = None) -> RenderableType:
         """The screen for `viewer`; `log` in place of the last lines of the log; `choices`:
         the labels of `viewer`'s decision as they are numbered (from 1), for a building
-        block that can show them on its picture (`render_choices`)."""
+        block that can show them on its picture (`render_choices`) and for the hand's
+        marks. The goal shows with the viewer's progress only (the players table has the
+        others'), the hand with its cards' texts."""
         parts: list[RenderableType] = [self.header(S, viewer), self.players(S, viewer)]
         if self.spec.players and any(col.help for col in self.spec.players):
             parts.append(self.columns_legend())
+        goal = table.goal(S, viewer, self.spec, only=viewer)
+        if goal is not None:
+            parts.append(goal)
         parts += self.extensions(S, viewer, choices)
         if self.spec.turn:
             parts.append(self.turn(S, viewer))
         if self.spec.zones:
             parts.append(self.zones(S))
+        hand = self.hand(S, viewer, choices)
+        if hand is not None:
+            parts.append(hand)
         parts.append(self.log(S, viewer) if log is None else log)
         parts.append(Text(self.status(S), style="bold green" if S.over else "bold"))
         return Group(*parts)
+
+    # ---------- the panes besides the board (engine.render.table) ----------
+    def hand(self, S, viewer: int | None, choices: list[str] | None = None
+             ) -> RenderableType | None:
+        """The viewer's own cards with their texts, those playable now marked (with their
+        numbers among `choices` when given); None when it holds none."""
+        return table.hand(S, viewer, self.spec, choices)
+
+    def goal(self, S, viewer: int | None = None) -> RenderableType | None:
+        """The pack's goal line and each player's progress toward it; None if it has none."""
+        return table.goal(S, viewer, self.spec)
+
+    def glossary(self) -> list[tuple[str, str, str]]:
+        """(section, name, text) for every card, piece, die face, column and tile the
+        pack gives words."""
+        return table.glossary(self.game, self.spec)
 
     def header(self, S, viewer: int | None) -> Text:
         g = self.game
@@ -155,7 +182,8 @@ class Renderer:
 
     def log(self, S, viewer: int | None = None, lines: int = LOG_LINES) -> Text:
         """The last lines of the log as `viewer` may read it (`log_seen_by`)."""
-        out = [line for line in (log_line(e) for e in log_seen_by(S, viewer)) if line][-lines:]
+        out = [line for line in (log_line(e, self.id_names) for e in log_seen_by(S, viewer))
+               if line][-lines:]
         return Text("\n".join(out), style="italic") if out else Text("")
 
     def status(self, S) -> str:
@@ -166,20 +194,53 @@ class Renderer:
         return f"P{d.player} to decide ({d.point}" + (f": {about})" if about else ")")
 
 
-def log_line(entry: dict) -> str | None:
-    """The line a log entry gets in the log panel, or None for entries not worth a line."""
+def log_line(entry: dict, names: dict[str, str] | None = None) -> str | None:
+    """The line a log entry gets in the log panel, or None for entries not worth a line;
+    `names`: ids as players read them (`table.id_names`), for a log message's words."""
     t = entry.get("t")
     if t == "msg":
-        return f"  {singular(str(entry.get('text', '')))}"
+        text = singular(str(entry.get("text", "")))
+        return f"  {table.named(text, names) if names else text}"
     if t == "turn":
         return f"— turn {entry.get('n')}: P{entry.get('p')} —"
     if t == "act" and entry.get("a") != "pass":
-        return f"  P{entry.get('p')} plays {entry.get('a')}"
+        return f"  P{entry.get('p')} plays {spoken(str(entry.get('a')))}"
     return None
 
 
+# `card=old-key#37`: the uid that tells apart two labels of identical cards
+_UID = re.compile(r"(?<=[\w-])#\d+(?=[),])")
+
+
+def spoken(label: str) -> str:
+    """A label as a person reads it: without the entity numbers that only tell two
+    identical cards apart (`play(card=old-key#37)` -> `play(card=old-key)`)."""
+    return _UID.sub("", label)
+
+
 def result_text(S) -> str:
-    """How a finished game ended, in words."""
+    """How a finished game ended, in words, with the reason the end rule that fired gives
+    (its `why:`): "P2 wins: at the exit with 15 points"."""
+    head = _result_head(S)
+    if not S.over:
+        return head
+    try:
+        reason = table.why(S, spec_of(S.game))
+    except PackError:  # a view that does not compile: the result without its reason
+        reason = None
+    if reason is None and not S.limit_hit:  # ended by an effect (`win`): its line says why
+        reason = _last_words(S.log)
+    return f"{head}: {singular(reason)}" if reason else head
+
+
+def _last_words(log: list) -> str | None:
+    """The log line written just before the game ended, if the end came right after it."""
+    if len(log) >= 2 and log[-1].get("t") == "end" and log[-2].get("t") == "msg":
+        return str(log[-2].get("text", "")) or None
+    return None
+
+
+def _result_head(S) -> str:
     if not S.over:
         return "not finished"
     if S.winners:

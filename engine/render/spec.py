@@ -13,6 +13,16 @@ is where its shape is checked. Every value is compiled with `Game.compile_expr` 
       turn:                    # the turn panel
         - {label: Roll, value: "turn.dice"}
       zones: [deck, discard]   # zone sizes
+      goal:                    # the goal line, and each player's progress toward it
+        text: "Reach the exit with {params.goal} points"
+        progress: "{p.score}/{params.goal} points"
+      hand:                    # the viewer's own cards (default: every per-player zone)
+        zones: [hand, gear]
+        tags: {forced: "played at the start of your turn"}      # marks by tag
+
+Texts are templates (`engine.render.template`): `{expression}` in braces. An end rule's
+`why:` (the reason a finished game gives) is compiled here too, with `p` bound to each
+winner (or, with none, each loser).
 
 Problems are reported with positions in the pack's files. When a game was loaded without
 its node tree at hand, the tree is loaded again only if something is wrong, for the spans.
@@ -20,14 +30,18 @@ its node tree at hand, the tree is loaded again only if something is wrong, for 
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.dsl.compiler import Compiled
 from engine.errors import PackError, Problem, did_you_mean
 from engine.pack.loader import load_tree
+from engine.render.template import Template, compile_template
 
-SECTIONS = ("players", "turn", "zones")
+SECTIONS = ("players", "turn", "zones", "goal", "hand")
+GOAL_KEYS = ("text", "progress")
+HAND_KEYS = ("zones", "tags")
 ITEM_KEYS = ("label", "value", "max", "text", "help")
 
 
@@ -45,6 +59,11 @@ class ViewSpec:
     players: list[Column] = field(default_factory=list)
     turn: list[Column] = field(default_factory=list)
     zones: list[str] = field(default_factory=list)
+    goal: Template | None = None
+    progress: Template | None = None  # with `p`: one line per player
+    hand_zones: list[str] | None = None  # None: every per-player zone
+    hand_tags: dict[str, str] = field(default_factory=dict)  # tag -> its mark
+    whys: list[Template | None] = field(default_factory=list)  # per end rule, in order
 
 
 def compile_view(game, tree=None) -> ViewSpec:
@@ -53,13 +72,24 @@ def compile_view(game, tree=None) -> ViewSpec:
     `tree` is the merged pack's root Node when the caller has it (validation does)."""
     view = game.view or {}
     nodes = _view_node(tree)
-    spec, problems = _compile(game, view, nodes)
+    spec, problems = _compile(game, view, nodes, tree)
     if problems and tree is None:
         reloaded = _reload_tree(game)
         if reloaded is not None:
-            spec, problems = _compile(game, view, _view_node(reloaded))
+            spec, problems = _compile(game, view, _view_node(reloaded), reloaded)
     if problems:
         raise PackError(problems)
+    return spec
+
+
+_SPECS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def spec_of(game) -> ViewSpec:
+    """`compile_view(game)`, once per game (a finished game's reason is read from it)."""
+    spec = _SPECS.get(game)
+    if spec is None:
+        spec = _SPECS[game] = compile_view(game)
     return spec
 
 
@@ -98,7 +128,7 @@ def _span(node, key=None):
     return node.span
 
 
-def _compile(game, view: Any, node) -> tuple[ViewSpec, list[Problem]]:
+def _compile(game, view: Any, node, root=None) -> tuple[ViewSpec, list[Problem]]:
     problems: list[Problem] = []
     spec = ViewSpec()
     if not isinstance(view, dict):
@@ -113,6 +143,9 @@ def _compile(game, view: Any, node) -> tuple[ViewSpec, list[Problem]]:
     spec.players = _columns(game, view, node, "players", {"p": "player"}, problems)
     spec.turn = _columns(game, view, node, "turn", {}, problems)
     spec.zones = _zones(game, view, node, problems)
+    _goal(game, view, node, spec, problems)
+    _hand(game, view, node, spec, problems)
+    spec.whys = _whys(game, _child(root, "end"), problems)
     return spec, problems
 
 
@@ -181,4 +214,81 @@ def _zones(game, view: dict, node, problems) -> list[str]:
             problems.append(Problem(f"view.zones: unknown zone '{name}'",
                                     _span(_child(where, k)),
                                     did_you_mean(name, game.zones) or None))
+    return out
+
+
+def _template(game, text, scope: dict, where, what: str, problems) -> Template | None:
+    try:
+        return compile_template(game, text, scope, where, what)
+    except PackError as exc:
+        problems.extend(exc.problems)
+        return None
+
+
+def _goal(game, view: dict, node, spec: ViewSpec, problems) -> None:
+    goal = view.get("goal")
+    if goal is None:
+        return
+    where = _child(node, "goal")
+    if isinstance(goal, str):
+        goal = {"text": goal}
+    if not isinstance(goal, dict):
+        problems.append(Problem("view.goal: expected {text, progress}", _span(where)))
+        return
+    for key in goal:
+        if key not in GOAL_KEYS:
+            problems.append(Problem(f"view.goal: unknown key '{key}'", _span(where, key),
+                                    did_you_mean(key, GOAL_KEYS)))
+    if "text" in goal:
+        spec.goal = _template(game, goal["text"], {}, _child(where, "text"), "view.goal.text",
+                              problems)
+    if "progress" in goal:
+        spec.progress = _template(game, goal["progress"], {"p": "player"},
+                                  _child(where, "progress"), "view.goal.progress", problems)
+
+
+def _hand(game, view: dict, node, spec: ViewSpec, problems) -> None:
+    hand = view.get("hand")
+    if hand is None:
+        return
+    where = _child(node, "hand")
+    if not isinstance(hand, dict):
+        problems.append(Problem("view.hand: expected {zones, tags}", _span(where)))
+        return
+    for key in hand:
+        if key not in HAND_KEYS:
+            problems.append(Problem(f"view.hand: unknown key '{key}'", _span(where, key),
+                                    did_you_mean(key, HAND_KEYS)))
+    if "zones" in hand:
+        names = hand["zones"]
+        spec.hand_zones = []
+        for k, name in enumerate(names if isinstance(names, list) else []):
+            z = game.zones.get(name)
+            if z is None or not z.per_player:
+                known = [n for n, d in game.zones.items() if d.per_player]
+                problems.append(Problem(f"view.hand.zones: '{name}' is no per-player zone",
+                                        _span(_child(_child(where, "zones"), k)),
+                                        did_you_mean(name, known) or None))
+            else:
+                spec.hand_zones.append(name)
+        if not isinstance(names, list):
+            problems.append(Problem("view.hand.zones: expected a list of zone names",
+                                    _span(_child(where, "zones"))))
+    tags = hand.get("tags") or {}
+    if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
+        problems.append(Problem("view.hand.tags: expected tag: words", _span(_child(where, "tags"))))
+    else:
+        spec.hand_tags = {str(k): v for k, v in tags.items()}
+
+
+def _whys(game, node, problems) -> list[Template | None]:
+    """Each end rule's `why:`, compiled, in the order of `game.end`."""
+    out: list[Template | None] = []
+    for k, rule in enumerate(game.raw.get("end") or []):
+        if not isinstance(rule, dict):
+            continue
+        why = rule.get("why")
+        out.append(None if why is None else
+                   _template(game, why, {"p": "player"}, _child(_child(node, k), "why"),
+                             f"end.{rule.get('id', k)}.why", problems))
     return out

@@ -133,15 +133,35 @@ def connect(address: str) -> Cluster:
                     started = True
                 else:
                     ray.init(address=address, **options)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise HordeError(f"--cluster {address}: cannot reach a Ray cluster ({exc})",
-                             hint="start one with `ray start --head` (see docs/cluster.md), "
-                                  "or use --cluster local") from None
-    cpus = int(ray.cluster_resources().get("CPU", 0))
+        except Exception as exc:  # Ray's start-up fails in its own many ways: not a horde bug
+            _shutdown(ray)  # what a failed start left running
+            raise _unreachable(address, exc) from None
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", 0))
+    except Exception as exc:  # the connection lost at once
+        raise _unreachable(address, exc) from None
     if cpus < 1:
         raise HordeError(f"--cluster {address}: the cluster has no CPUs to play on",
                          hint="start workers with `ray start --address HEAD:6379`")
     return Cluster(ray, cpus, started)
+
+
+def _shutdown(ray) -> None:
+    try:
+        ray.shutdown()
+    except Exception:  # nothing was started, or it is already gone
+        pass
+
+
+def _unreachable(address: str, exc: Exception) -> HordeError:
+    why = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+    if address == "local":
+        return HordeError(f"--cluster local: cannot start Ray on this machine ({why})",
+                          hint="see docs/cluster.md; `ray start --head` shows Ray's own "
+                               "error, or use --jobs instead")
+    return HordeError(f"--cluster {address}: cannot reach a Ray cluster ({why})",
+                      hint="start one with `ray start --head` (see docs/cluster.md), "
+                           "or use --cluster local")
 
 
 # ---------- the worker side ----------

@@ -51,17 +51,26 @@ def parse_param(text: str) -> ParamRange:
         lo, hi, step = nums[0], nums[1], nums[2] if len(nums) == 3 else 1
         if step <= 0 or hi < lo:
             raise HordeError(f"--param {text}: needs LO <= HI and a positive STEP")
-        steps = range(lo, hi + 1, step)
-        if len(steps) > MAX_CELLS:  # counted before the values are made: LO:HI may be vast
-            raise HordeError(f"--param {text}: {len(steps):,} values is more than the "
+        count = (hi - lo) // step + 1  # counted, not len(range): LO:HI may pass 2**63
+        if count > MAX_CELLS:  # before the values are made
+            raise HordeError(f"--param {_cut(text)}: {_many(count)} values is more than the "
                              f"{MAX_CELLS} combinations a sweep may play",
                              hint="use a larger STEP or a narrower range")
-        values: list = list(steps)
+        values: list = list(range(lo, hi + 1, step))
     else:
         values = [_value(v.strip()) for v in spec.split(",") if v.strip()]
     if not values:
         raise HordeError(f"--param {text}: no values")
     return ParamRange(name, values)
+
+
+def _many(count: int) -> str:
+    """A count for a message: `1,000,001`, or `about 10^30` past what anyone reads."""
+    return f"{count:,}" if count < 10**15 else f"about 10^{len(str(count)) - 1}"
+
+
+def _cut(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[:most] + "..."
 
 
 def _value(text: str):

@@ -3,9 +3,7 @@ data folder of its own, stopped with Ctrl-C (SIGINT) at the end of the test."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -17,9 +15,6 @@ from pathlib import Path
 import pytest
 
 HORDE = [sys.executable, "-c", "from engine.cli.app import main; main()"]
-STAND_IN = Path(__file__).with_name("stand_in_app.py")
-# the game app: until horde has one, a stand-in keeps its contract (see stand_in_app.py)
-HAS_APP = importlib.util.find_spec("engine.tui") is not None
 
 
 def free_port() -> int:
@@ -66,9 +61,6 @@ def serve(tmp_path):
     pytest.importorskip("textual_serve", reason="the [web] extra is not installed")
     started: list[Served] = []
     env = dict(os.environ, HORDE_DATA_DIR=str(tmp_path / "data"), COLUMNS="200")
-    if not HAS_APP:
-        shutil.copy(STAND_IN, tmp_path / "sitecustomize.py")
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
 
     def start(*args: str, wait_on: str = "127.0.0.1") -> Served:
         port = free_port()

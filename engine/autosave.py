@@ -1,0 +1,63 @@
+"""Autosaved games: every game played at the table is kept in the data folder as it goes.
+
+A person who closes the terminal, loses the connection or meets a crash has not lost their
+game: `horde resume --last` goes on with the newest unfinished one. The files are ordinary
+game records (`engine.record`) in `<data folder>/games/` (the data folder of
+`engine.scores.data_dir`: `$HORDE_DATA_DIR`, else `$XDG_DATA_HOME/horde`, else
+`~/.local/share/horde`), named `<time>-<pack>.json`; a finished game's file is renamed to
+end in `.over.json`, so it stays for `horde replay` and `--last` skips it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+from engine.errors import HordeError
+from engine.scores import data_dir
+
+FOLDER = "games"
+OVER = ".over.json"
+_SAFE = re.compile(r"[^a-z0-9-]+")
+
+
+def folder() -> Path:
+    return data_dir() / FOLDER
+
+
+def new_path(pack_id: str) -> Path:
+    """A fresh autosave file name for a game of `pack_id` (the folder is made)."""
+    where = folder()
+    where.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    name = _SAFE.sub("-", pack_id.lower()).strip("-")[:40] or "game"
+    path = where / f"{stamp}-{name}.json"
+    k = 1
+    while path.exists() or path.with_name(path.stem + OVER).exists():
+        k += 1
+        path = where / f"{stamp}-{name}-{k}.json"
+    return path
+
+
+def finished(path: Path) -> Path:
+    """Mark the game autosaved at `path` as over (its file renamed); the new path."""
+    done = path.with_name(path.name.removesuffix(".json") + OVER)
+    try:
+        os.replace(path, done)
+    except OSError:
+        return path
+    return done
+
+
+def last() -> Path:
+    """The newest autosaved game that is not over."""
+    try:
+        files = [p for p in folder().glob("*.json") if not p.name.endswith(OVER) and p.is_file()]
+    except OSError:
+        files = []
+    if not files:
+        raise HordeError(f"no unfinished game in {folder()}",
+                         hint="`horde play PACK` starts one; every game is saved there as it goes")
+    return max(files, key=lambda p: (p.stat().st_mtime, p.name))

@@ -1,0 +1,198 @@
+"""The panes of the table: board, players, hand, log and choices.
+
+Each pane draws one part of `engine.render.Renderer`'s view of a state for one viewer, so
+what a pane shows comes from the pack (`view:`, card texts, building blocks' pictures),
+never from a game's name. Everything that comes from a pack or a record reaches the screen
+as a Rich `Text` (never parsed as markup: a label such as `[a, b]` stays as it is).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual import events
+from textual.containers import ScrollableContainer, VerticalScroll
+from textual.message import Message
+from textual.widgets import OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from engine.cli.seen import lines_of
+from engine.codec import log_seen_by
+
+NEWS = "on #3a3a00"  # the background of what happened since the viewer's last decision
+
+
+def _sized(method, S, *args, width: int, height: int):
+    """A building block's picture, sized to the pane when the block takes a size."""
+    try:
+        takes = "width" in inspect.signature(method).parameters or any(
+            p.kind is p.VAR_KEYWORD for p in inspect.signature(method).parameters.values())
+    except (TypeError, ValueError):
+        takes = False
+    return method(S, *args, width=width, height=height) if takes else method(S, *args)
+
+
+class BoardPane(ScrollableContainer):
+    """The board: the building blocks' pictures (a map, a grid), then the turn and zones.
+    A picture the block drew with the viewer's numbered choices on it (`render_choices`)
+    can be clicked: a click on a choice's number chooses it."""
+
+    class Picked(Message):
+        def __init__(self, number: int) -> None:
+            super().__init__()
+            self.number = number
+
+    def compose(self):
+        yield Static(id="picture")
+        yield Static(id="turn")
+
+    def show(self, renderer, S, viewer, choices: list[str] | None) -> None:
+        width = max(self.size.width - 2, 40)
+        height = max(self.size.height, 12)
+        pictures: list[RenderableType] = []
+        self.numbered = False
+        d = S.decision() if choices else None
+        for ext in S.game.extensions.values():
+            pic = None
+            with_choices = getattr(ext, "render_choices", None)
+            if d is not None and d.player == viewer and callable(with_choices):
+                pic = _sized(with_choices, S, viewer, d, choices, width=width, height=height)
+                self.numbered = pic is not None
+            draw = getattr(ext, "render", None)
+            if pic is None and callable(draw):
+                pic = _sized(draw, S, viewer, width=width, height=height)
+            if pic is not None:
+                pictures.append(Text(pic) if isinstance(pic, str) else pic)
+        self.lines = [p.plain for p in pictures if isinstance(p, Text)]
+        self.lines = "\n".join(self.lines).split("\n") if self.lines else []
+        picture = self.query_one("#picture", Static)
+        picture.update(Group(*pictures) if pictures else Text(""))
+        picture.display = bool(pictures)
+        rest: list[RenderableType] = []
+        if renderer.spec.turn:
+            rest.append(renderer.turn(S, viewer))
+        if renderer.spec.zones:
+            rest.append(renderer.zones(S))
+        self.query_one("#turn", Static).update(Group(*rest))
+
+    def on_click(self, event: events.Click) -> None:
+        if not getattr(self, "numbered", False):
+            return
+        offset = event.get_content_offset(self.query_one("#picture", Static))
+        if offset is None or not 0 <= offset.y < len(self.lines):
+            return
+        line = self.lines[offset.y]
+        for m in re.finditer(r"(\d+):\d+", line):
+            if m.start() <= offset.x < m.end():
+                self.post_message(self.Picked(int(m.group(1))))
+                return
+
+
+class PlayersPane(Static):
+    """The players' table turned on its side (a column per seat, a row per `view:` column)
+    so any number of columns fits a narrow pane; then the goal and progress."""
+
+    def show(self, renderer, S, viewer) -> None:
+        d = S.decision()
+        table = RichTable(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, expand=True)
+        table.add_column("", style="dim", no_wrap=True,
+                         min_width=max((len(c.label) for c in renderer.spec.players), default=1))
+        rows = [renderer.cells(S, i, viewer) for i in range(len(S.pl))]
+        for i in range(len(S.pl)):
+            head = Text("▶" if d is not None and d.player == i else "", style="yellow")
+            head.append(f"P{i}", style="bold" if i == viewer else "")
+            if i == viewer:
+                head.append(" you", style="bold")
+            elif renderer.names and i < len(renderer.names):
+                head.append(f" {renderer.names[i]}", style="dim")
+            table.add_column(head, no_wrap=True, overflow="ellipsis")
+        for c, col in enumerate(renderer.spec.players):
+            table.add_row(Text(col.label), *(Text(row[c][1]) for row in rows))
+        parts: list[RenderableType] = [table]
+        goal = renderer.goal(S, viewer)
+        if goal is not None:
+            parts.append(goal)
+        self.update(Group(*parts))
+
+
+class HandPane(VerticalScroll):
+    """The viewer's own cards with their full text, those playable now marked with the
+    numbers of the choices that play them (`Renderer.hand`)."""
+
+    def compose(self):
+        yield Static(id="hand")
+
+    def show(self, renderer, S, viewer, choices: list[str] | None = None) -> None:
+        body = renderer.hand(S, viewer, choices) if viewer is not None else None
+        if body is None:
+            body = Text("(spectator: no hand)" if viewer is None else "(no cards)", style="dim")
+        self.query_one("#hand", Static).update(body)
+
+
+class LogPane(RichLog):
+    """Every event of the game as the viewer may read it; what happened since their last
+    decision on a highlighted background. Lines are only added as the game goes (a bot's
+    turn costs no redraw of the rest); when the viewer decides, the lines that were news
+    are written again without the highlight (`settle`). A new viewer (hot seat), a decision
+    taken back or a new width fills it again whole."""
+
+    def reset(self, S, viewer, since: int) -> None:
+        self.clear()
+        self.viewer, self.upto, self.since = viewer, 0, since
+        self.news_at: int | None = None
+        self.extend(S)
+
+    def extend(self, S) -> None:
+        log = log_seen_by(S, self.viewer)
+        if len(log) < self.upto:  # a decision taken back: the log is shorter
+            self.reset(S, self.viewer, min(self.since, len(log)))
+            return
+        if self.upto < self.since:
+            for line in lines_of(log[self.upto:self.since], self.viewer):
+                self.write(line)
+        new = lines_of(log[max(self.upto, self.since):], self.viewer)
+        if new and self.news_at is None:
+            self.news_at = len(self.lines)
+        for line in new:
+            line.stylize(NEWS)
+            self.write(line)
+        self.upto = len(log)
+
+    def settle(self, S) -> None:
+        """The viewer has decided: what was news is not any more."""
+        if self.news_at is None or self._deferred_renders:
+            self.since = len(log_seen_by(S, self.viewer))
+            self.news_at = None
+            self.extend(S)
+            return
+        del self.lines[self.news_at:]
+        self._line_cache.clear()
+        log = log_seen_by(S, self.viewer)
+        for line in lines_of(log[self.since:self.upto], self.viewer):
+            self.write(line)
+        self.since = len(log)  # their own decision's lines are no news to them
+        self.news_at = None
+        self.extend(S)
+
+
+class ChoicesPane(OptionList):
+    """The numbered choices: arrow keys and Enter, a click, or the number typed."""
+
+    def show(self, labels: list[str], texts: dict[str, str]) -> None:
+        self.clear_options()
+        width = len(str(len(labels)))
+        options = []
+        for k, label in enumerate(labels, 1):
+            prompt = Text(f"{k:>{width}}. ", style="bold")
+            prompt.append(label)
+            about = texts.get(label)
+            if about:
+                prompt.append(f"  {about}", style="dim")
+            options.append(Option(prompt, id=f"c{k}"))
+        self.add_options(options)
+        self.highlighted = 0 if options else None
