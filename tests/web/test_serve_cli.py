@@ -84,6 +84,45 @@ def test_each_tab_plays_the_game_the_options_give(serve):
     assert [h["path"].rsplit("/", 1)[-1] for h in record["house"]] == ["quick.yaml"]
 
 
+def test_one_game_per_tab(serve):
+    """Two tabs opened together play two games, each autosaved in its own file: in each,
+    Enter takes the highlighted choice, and each file holds that decision (and the bot's
+    after it)."""
+    import asyncio
+    import json
+
+    import aiohttp
+
+    served = serve("roll-them-bones", "--players", "human,random")
+
+    async def tab(session) -> None:
+        async with session.ws_connect(f"ws://127.0.0.1:{served.port}/ws?width=80&height=24") as websocket:
+            await asyncio.wait_for(websocket.receive(), 60)  # the app starts drawing
+            while True:  # and has drawn when its output pauses
+                try:
+                    await asyncio.wait_for(websocket.receive(), 2)
+                except TimeoutError:
+                    break
+            await websocket.send_json(["stdin", "\r"])
+            for _ in range(300):
+                if len(saved()) == 2:
+                    return
+                await asyncio.sleep(0.1)
+
+    def saved() -> list[dict]:
+        return [json.loads(text) for f in served.data.rglob("*.json") if (text := f.read_text())]
+
+    async def both() -> None:
+        async with aiohttp.ClientSession() as session:
+            await asyncio.gather(tab(session), tab(session))
+
+    asyncio.run(both())
+    records = saved()
+    assert len(records) == 2, served.stop()
+    assert all(r["decisions"] for r in records)
+    assert records[0]["seed"] != records[1]["seed"]  # no --seed: a new game in each tab
+
+
 @pytest.mark.parametrize("args, message", [
     (["--port", "0"], "--port 0: a port is a number from 1 to 65535"),
     (["--port", "70000"], "--port 70000: a port is a number from 1 to 65535"),
