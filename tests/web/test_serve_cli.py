@@ -4,6 +4,7 @@ when the [web] extra is missing. The game in a browser is tests/web/test_serve_b
 from __future__ import annotations
 
 import http.client
+import json
 import socket
 import sys
 
@@ -56,44 +57,17 @@ def test_pages_and_games_only_for_the_servers_own_address(serve):
     assert get(served, "/ws", Origin=f"http://127.0.0.1:{served.port}", **upgrade) == 101
 
 
-def test_each_tab_plays_the_game_the_options_give(serve):
-    """A tab (a websocket to the server) starts a game with the pack and options given to
-    `horde serve`, as its autosaved record says."""
+def saved(served) -> list[dict]:
+    """The games autosaved so far (a file still empty is a game not saved yet)."""
+    return [json.loads(text) for f in served.data.rglob("*.json") if (text := f.read_text())]
+
+
+def play_in_tabs(served, tabs: int) -> list[dict]:
+    """Open `tabs` tabs at once (websockets, as the page opens them), press Enter in each
+    once its game is drawn (the highlighted choice), and return the games autosaved."""
     import asyncio
-    import json
 
     import aiohttp
-
-    served = serve("roll-them-bones", "--players", "human,random", "--seed", "7",
-                   "--set", "health=4", "--house", "quick", "--delay", "0.00001")
-
-    async def tab() -> dict:
-        async with aiohttp.ClientSession() as session, session.ws_connect(
-                f"ws://127.0.0.1:{served.port}/ws?width=80&height=24") as websocket:
-            for _ in range(600):
-                records = list(served.data.rglob("*.json"))
-                if records:
-                    return json.loads(records[0].read_text())
-                await asyncio.sleep(0.1)
-            await websocket.close()
-        pytest.fail(f"no game was autosaved:\n{served.stop()}")
-
-    record = asyncio.run(tab())
-    assert (record["pack"], record["seed"], record["bots"]) == ("roll-them-bones", 7, ["human", "random"])
-    assert record["params"] == {"health": "4"}
-    assert [h["path"].rsplit("/", 1)[-1] for h in record["house"]] == ["quick.yaml"]
-
-
-def test_one_game_per_tab(serve):
-    """Two tabs opened together play two games, each autosaved in its own file: in each,
-    Enter takes the highlighted choice, and each file holds that decision (and the bot's
-    after it)."""
-    import asyncio
-    import json
-
-    import aiohttp
-
-    served = serve("roll-them-bones", "--players", "human,random")
 
     async def tab(session) -> None:
         async with session.ws_connect(f"ws://127.0.0.1:{served.port}/ws?width=80&height=24") as websocket:
@@ -105,20 +79,36 @@ def test_one_game_per_tab(serve):
                     break
             await websocket.send_json(["stdin", "\r"])
             for _ in range(300):
-                if len(saved()) == 2:
+                if len(saved(served)) == tabs:
                     return
                 await asyncio.sleep(0.1)
 
-    def saved() -> list[dict]:
-        return [json.loads(text) for f in served.data.rglob("*.json") if (text := f.read_text())]
-
-    async def both() -> None:
+    async def all_tabs() -> None:
         async with aiohttp.ClientSession() as session:
-            await asyncio.gather(tab(session), tab(session))
+            await asyncio.gather(*(tab(session) for _ in range(tabs)))
 
-    asyncio.run(both())
-    records = saved()
-    assert len(records) == 2, served.stop()
+    asyncio.run(all_tabs())
+    records = saved(served)
+    assert len(records) == tabs, served.stop()
+    return records
+
+
+def test_each_tab_plays_the_game_the_options_give(serve):
+    """A tab starts a game with the pack and options given to `horde serve`, as its
+    autosaved record says."""
+    served = serve("roll-them-bones", "--players", "human,random", "--seed", "7",
+                   "--set", "health=4", "--house", "quick", "--delay", "0.00001")
+    [record] = play_in_tabs(served, 1)
+    assert (record["pack"], record["seed"], record["bots"]) == ("roll-them-bones", 7, ["human", "random"])
+    assert record["params"] == {"health": "4"}
+    assert [h["path"].rsplit("/", 1)[-1] for h in record["house"]] == ["quick.yaml"]
+
+
+def test_one_game_per_tab(serve):
+    """Two tabs opened together play two games, each autosaved in its own file: in each,
+    Enter takes the highlighted choice, and each file holds that decision (and the bot's
+    after it)."""
+    records = play_in_tabs(serve("roll-them-bones", "--players", "human,random"), 2)
     assert all(r["decisions"] for r in records)
     assert records[0]["seed"] != records[1]["seed"]  # no --seed: a new game in each tab
 
