@@ -75,8 +75,8 @@ def play(
     """Play a game at the terminal: people choose from numbered lists, bots play themselves.
 
     In a terminal the game opens as a full-screen table (board, players, your hand, the log
-    and your choices in view; ? for help); --plain plays line by line. Every game is
-    autosaved as it goes: `horde resume --last` goes on with the newest unfinished one."""
+    and your choices in view; ? for help); --plain plays line by line. A game at the
+    table is autosaved as it goes: `horde resume --last` goes on with the newest unfinished one."""
     from engine.atomic import check_target
     from engine.bots import make_bot
     from engine.cli.session import Session
@@ -114,6 +114,10 @@ def _in_app(state, specs, bots, pack, house, params, save, delay, scores_for_bot
     app = run(table, delay)
     state = table.state
     console = out()
+    if app.failed is not None:  # the boundary reports it in one line
+        where = table.autosave_to or table.save_to
+        console.print(Text(f"The game is kept in {where}: horde resume --last goes on with it."))
+        raise app.failed
     if state.over:
         console.print(Text(f"{state.game.title}: {result_text(state)}", style="bold"))
     if save is not None:

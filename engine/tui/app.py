@@ -10,6 +10,7 @@ crash), so nothing is lost (`engine.autosave`). The game itself is kept by
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -62,6 +63,7 @@ class TableApp(App[None]):
         self.stopped = False  # left before the end (q, Ctrl-C, a signal)
         self.interrupted = False
         self.message = ""
+        self.failed: Exception | None = None
 
     # ---------- layout ----------
     def compose(self) -> ComposeResult:
@@ -103,6 +105,24 @@ class TableApp(App[None]):
                 loop.add_signal_handler(sig, self.action_interrupt)
         except (NotImplementedError, RuntimeError, AttributeError, ValueError):
             pass  # not on this platform or not the main thread (tests): Ctrl-C still saves
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A bug in the table: the game is saved first, then the app closes. Without
+        HORDE_DEBUG the command prints one line about it (`engine.cli.app`), not
+        Textual's traceback."""
+        self.failed = error
+        try:
+            self.table.autosave()
+        except Exception:  # the error being reported matters more
+            pass
+        if os.environ.get("HORDE_DEBUG"):
+            super()._handle_exception(error)
+            return
+        self._return_code = 1
+        if self._exception is None:
+            self._exception = error  # run_test raises it again, for tests
+            self._exception_event.set()
+        self._close_messages_no_wait()
 
     # ---------- drawing ----------
     def redraw(self) -> None:
@@ -206,12 +226,12 @@ class TableApp(App[None]):
                     time.sleep(self.delay)
             if not self.stop.is_set():
                 self.call_from_thread(self.bots_done)
-        except RuntimeError:  # the app closed meanwhile
-            return
-        except Exception as exc:  # a bug in a bot: the game stays saved, the app says so
+        except Exception as exc:  # a bug in a bot or in drawing: reported, the game saved
+            if self.stop.is_set() or not self.is_running:
+                return  # the app closed meanwhile
             try:
-                self.call_from_thread(self.crashed, exc)
-            except RuntimeError:
+                self.call_from_thread(self._handle_exception, exc)
+            except Exception:
                 return
 
     def bot_moved(self, state) -> None:
@@ -225,11 +245,6 @@ class TableApp(App[None]):
     def bots_done(self) -> None:
         self.table.autosave()
         self.advance()
-
-    def crashed(self, exc: Exception) -> None:
-        self.table.autosave()
-        self.exit(message=f"horde: a bot failed ({type(exc).__name__}: {exc}); the game is "
-                          f"saved: horde resume --last")
 
     def game_over(self) -> None:
         if self.ended:

@@ -100,8 +100,9 @@ class PlayersPane(Static):
     def show(self, renderer, S, viewer) -> None:
         d = S.decision()
         table = RichTable(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, expand=True)
-        table.add_column("", style="dim", no_wrap=True,
-                         min_width=max((len(c.label) for c in renderer.spec.players), default=1))
+        label_w = max((len(c.label) for c in renderer.spec.players), default=1)
+        table.add_column("", style="dim", no_wrap=True, min_width=label_w)
+        seat_w = max(4, (self.size.width - label_w - 1) // max(len(S.pl), 1) - 1)
         rows = [renderer.cells(S, i, viewer) for i in range(len(S.pl))]
         for i in range(len(S.pl)):
             head = Text("▶" if d is not None and d.player == i else "", style="yellow")
@@ -110,7 +111,7 @@ class PlayersPane(Static):
                 head.append(" you", style="bold")
             elif renderer.names and i < len(renderer.names):
                 head.append(f" {renderer.names[i]}", style="dim")
-            table.add_column(head, no_wrap=True, overflow="ellipsis")
+            table.add_column(head, no_wrap=True, overflow="ellipsis", max_width=seat_w)
         for c, col in enumerate(renderer.spec.players):
             table.add_row(Text(col.label), *(Text(row[c][1]) for row in rows))
         parts: list[RenderableType] = [table]

@@ -31,10 +31,11 @@ class ReplayApp(App[None]):
     TITLE = "horde replay"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,n,space", "step(1)", "Next"),
-        Binding("left,p,backspace", "step(-1)", "Back"),
-        Binding("home", "go(0)", "Start", show=False),
-        Binding("end", "go(-1)", "End", show=False),
+        # priority: the scrolling panes would take arrows, Home and End for themselves
+        Binding("right,n,space", "step(1)", "Next", priority=True),
+        Binding("left,p,backspace", "step(-1)", "Back", priority=True),
+        Binding("home", "go(0)", "Start", show=False, priority=True),
+        Binding("end", "go(-1)", "End", show=False, priority=True),
         Binding("g", "jump", "Turn"),
         Binding("v", "viewer", "View"),
         Binding("question_mark,f1", "help", "Help", key_display="?"),
@@ -63,6 +64,12 @@ class ReplayApp(App[None]):
                 yield HandPane(id="hand-pane")
                 yield LogPane(id="log", wrap=True, markup=False, highlight=False, min_width=20)
         yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Stepping keys belong to the table only: in the jump dialog they edit the turn."""
+        if action in ("step", "go") and len(self.screen_stack) > 1:
+            return False
+        return True
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.show)

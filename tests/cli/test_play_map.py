@@ -25,7 +25,7 @@ def test_the_number_read_off_the_map_places_the_tile_there(horde):
     first = horde(*DZ, input="1\nq\n").output
     (k, ((tx, ty), rot)), *_ = sorted(offers_on(first).items(), key=lambda o: -o[0])
     r = horde(*DZ, input=f"1\n{k}\nq\n")
-    assert f"P0 places mccormick-animal-hospital at {tx},{ty} turned {rot}" in r.output
+    assert f"P0 places McCormick Animal Hospital at {tx},{ty} turned {rot}" in r.output
 
 
 def test_no_numbers_on_the_map_when_the_choice_is_not_a_placement(horde):

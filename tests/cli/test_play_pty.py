@@ -30,6 +30,10 @@ def _default_ctrl_c() -> None:
 
 
 def spawn(*args: str, tmp_path: Path) -> pexpect.spawn:
+    """The command in a pty, played line by line: `--plain` (a terminal would otherwise
+    open the full-screen table, which tests/tui drives)."""
+    if args and args[0] in ("play", "resume", "replay"):
+        args = (args[0], "--plain", *args[1:])
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HORDE_DATA_DIR": str(tmp_path),
            "COLUMNS": "120", "LINES": "45", "TERM": "xterm"}
     child = pexpect.spawn(sys.executable, ["-c", "from engine.cli.app import main; main()",

@@ -124,3 +124,26 @@ def test_log_lines_read_ids_as_names():
     assert named("P1 must play supply-drop on town-square", names) == \
         "P1 must play Automatic: Supply Drop on Town Square"
     assert named("the pistol of P0 jams", names) == "the pistol of P0 jams"  # a word stays
+
+
+def test_words_for_the_table_leave_the_pack_hash_alone():
+    import copy
+
+    from engine.model import pack_hash
+    game = engine.load("roll-them-bones")
+    raw = copy.deepcopy(game.raw)
+    before = pack_hash(raw, game.params, game.mode)
+    assert before == game.hash
+    raw["end"][0]["why"] = "other words {p.health}"
+    raw["dice"]["zombie_item"]["faces"][2]["text"] = "other words"
+    raw["view"]["goal"] = {"text": "other words"}
+    raw["view"]["hand"] = {"tags": {"item": "other words"}}
+    raw["kinds"] = [{"id": "x", "name": "X", "text": "words"}]
+    with_kinds = pack_hash(raw, game.params, game.mode)
+    for item in raw["kinds"]:
+        item.pop("name"), item.pop("text")
+    assert pack_hash(raw, game.params, game.mode) == with_kinds
+    del raw["kinds"]
+    assert pack_hash(raw, game.params, game.mode) == before
+    raw["end"][0]["when"] = "false"  # what decides play still counts
+    assert pack_hash(raw, game.params, game.mode) != before
