@@ -60,7 +60,7 @@ def serve(tmp_path):
     """serve(*args) starts `horde serve *args --port P` and waits until it listens on `wait_on`."""
     pytest.importorskip("textual_serve", reason="the [web] extra is not installed")
     started: list[Served] = []
-    env = dict(os.environ, HORDE_DATA_DIR=str(tmp_path / "data"), COLUMNS="200")
+    env = dict(os.environ, HORDE_DATA_DIR=str(tmp_path / "data"))
 
     def start(*args: str, wait_on: str = "127.0.0.1") -> Served:
         port = free_port()
