@@ -28,17 +28,23 @@ def folder() -> Path:
 
 
 def new_path(pack_id: str) -> Path:
-    """A fresh autosave file name for a game of `pack_id` (the folder is made)."""
+    """A fresh autosave file for a game of `pack_id`, taken at once (made empty, the folder
+    too): games started in the same second, in two tabs of `horde serve` say, each get
+    their own file instead of writing over one another's."""
     where = folder()
     where.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     name = _SAFE.sub("-", pack_id.lower()).strip("-")[:40] or "game"
-    path = where / f"{stamp}-{name}.json"
     k = 1
-    while path.exists() or path.with_name(path.stem + OVER).exists():
+    while True:
+        path = where / (f"{stamp}-{name}.json" if k == 1 else f"{stamp}-{name}-{k}.json")
+        if not path.with_name(path.stem + OVER).exists():
+            try:
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+                return path
+            except FileExistsError:
+                pass
         k += 1
-        path = where / f"{stamp}-{name}-{k}.json"
-    return path
 
 
 def finished(path: Path) -> Path:
@@ -54,7 +60,8 @@ def finished(path: Path) -> Path:
 def last() -> Path:
     """The newest autosaved game that is not over."""
     try:
-        files = [p for p in folder().glob("*.json") if not p.name.endswith(OVER) and p.is_file()]
+        files = [p for p in folder().glob("*.json")  # empty: a name taken, no game saved yet
+                 if not p.name.endswith(OVER) and p.is_file() and p.stat().st_size > 0]
     except OSError:
         files = []
     if not files:

@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "engine.cli.packs",       # list, diff
     "engine.cli.validate",    # validate
     "engine.cli.play",        # play, replay
+    "engine.cli.serve",       # serve
     "engine.cli.sim",         # sim
     "engine.cli.compare",     # compare
     "engine.cli.sweep",       # sweep
