@@ -3,7 +3,8 @@
 Each module in COMMAND_MODULES exposes `register(app)` and adds its commands; a new
 command group is a new module plus one line here. Every command runs inside one error
 boundary (`HordeGroup.invoke`): a `HordeError` is printed as `file:line:col: message`
-with the source line and a caret, exit code 1; Ctrl-C exits 130 quietly, and so does a
+with the source line and a caret, exit code 1; Ctrl-C exits 130 quietly (SIGTERM and
+SIGHUP take the same way out, exiting 143 and 129: `engine.cli.signals`), and so does a
 reader that stops early (`horde sim --help | head`: exit 141, as a shell reports SIGPIPE);
 anything else is a bug in horde and is reported in one line (HORDE_DEBUG=1 shows the
 traceback).
@@ -21,6 +22,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from engine.cli.signals import stop_signals
 from engine.errors import HordeError
 
 COMMAND_MODULES = [
@@ -58,13 +60,22 @@ class HordeGroup(TyperGroup):
             raise
 
     def invoke(self, ctx: Any) -> Any:  # Typer's click Context: click's own, or Typer's copy
+        with stop_signals() as stop:  # SIGTERM and SIGHUP take Ctrl-C's way out
+            try:
+                return self._invoke(ctx)
+            except typer.Exit as exc:
+                if stop.signum is not None and exc.exit_code == INTERRUPTED_EXIT:
+                    raise typer.Exit(stop.exit_code) from None
+                raise
+
+    def _invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except HordeError as exc:
             typer.echo(str(exc), err=True)
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
-            raise typer.Exit(130) from None
+            raise typer.Exit(INTERRUPTED_EXIT) from None
         except BrokenPipeError:
             _quiet_stdout()
             raise typer.Exit(SIGPIPE_EXIT) from None
@@ -84,6 +95,7 @@ class HordeGroup(TyperGroup):
 
 
 SIGPIPE_EXIT = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader went away
+INTERRUPTED_EXIT = 130  # 128 + SIGINT: Ctrl-C (SIGTERM and SIGHUP: 128 + theirs)
 
 
 def _quiet_stdout() -> None:
