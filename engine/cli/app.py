@@ -3,7 +3,8 @@
 Each module in COMMAND_MODULES exposes `register(app)` and adds its commands; a new
 command group is a new module plus one line here. Every command runs inside one error
 boundary (`HordeGroup.invoke`): a `HordeError` is printed as `file:line:col: message`
-with the source line and a caret, exit code 1; Ctrl-C exits 130 quietly (SIGTERM and
+with the source line and a caret, exit code 1, and so is a file the system refuses
+(`FILE: File name too long`, a full disk); Ctrl-C exits 130 quietly (SIGTERM and
 SIGHUP take the same way out, exiting 143 and 129: `engine.cli.signals`), and so does a
 reader that stops early (`horde sim --help | head`: exit 141, as a shell reports SIGPIPE);
 anything else is a bug in horde and is reported in one line (HORDE_DEBUG=1 shows the
@@ -23,7 +24,7 @@ import typer
 from typer.core import TyperGroup
 
 from engine.cli.signals import stop_signals
-from engine.errors import HordeError
+from engine.errors import HordeError, printable
 
 COMMAND_MODULES = [
     "engine.cli.packs",       # list, diff
@@ -60,6 +61,7 @@ class HordeGroup(TyperGroup):
             raise
 
     def invoke(self, ctx: Any) -> Any:  # Typer's click Context: click's own, or Typer's copy
+        _forgiving_output()
         with stop_signals() as stop:  # SIGTERM and SIGHUP take Ctrl-C's way out
             try:
                 return self._invoke(ctx)
@@ -79,6 +81,9 @@ class HordeGroup(TyperGroup):
         except BrokenPipeError:
             _quiet_stdout()
             raise typer.Exit(SIGPIPE_EXIT) from None
+        except OSError as exc:  # the system refused a file named, or the disk: not a bug
+            typer.echo(_os_problem(exc), err=True)
+            raise typer.Exit(1) from None
         except Exception as exc:
             # usage errors, exits and aborts belong to the command-line framework (Typer, or
             # the click it wraps or vendors, depending on its version): let them through
@@ -92,6 +97,26 @@ class HordeGroup(TyperGroup):
                        f"This is a bug in {version()}; set HORDE_DEBUG=1 to see where it happened.",
                        err=True)
             raise typer.Exit(2) from None
+
+
+def _forgiving_output() -> None:
+    """What stdout and stderr cannot encode is written as an escape (`\\udcff`, `\\xe9`)
+    rather than failing: a lone surrogate (a file name whose bytes are not UTF-8) or a
+    terminal that is not UTF-8 must not turn a message into a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # closed, or not a text stream after all
+                pass
+
+
+def _os_problem(exc: OSError) -> str:
+    """`FILE: File name too long`: what the system said of which file."""
+    why = exc.strerror or str(exc) or type(exc).__name__
+    name = exc.filename if isinstance(exc.filename, str) else None
+    return printable(f"{name}: {why}" if name is not None else f"horde: {why}")
 
 
 SIGPIPE_EXIT = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader went away
