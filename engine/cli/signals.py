@@ -7,6 +7,8 @@ already takes the careful way out everywhere — `KeyboardInterrupt`, on which a
 and a run reports the games that finished — so these signals raise it too, in the main
 thread. Only the first one does: a second SIGTERM while the game is being saved is ignored
 (recorded), so the save is not cut short; SIGKILL is what stops a process that will not.
+After SIGHUP the standard streams that were the terminal read end-of-input and write
+nowhere: the terminal is gone, and an error writing to it must not cost the save.
 
 `stop_signals()` is used around every command by `engine.cli.app`, and by anything else
 that runs a game loop of its own (a full-screen app calls it the same way). The command
