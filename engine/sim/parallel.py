@@ -230,7 +230,9 @@ _HELD = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if ha
 def _signals_held() -> Iterator[None]:
     """Ctrl-C and the stop signals wait while the workers are started (a few milliseconds
     each), then take effect: a worker cut off from its parent while being sent its start-up
-    data would fail with a traceback of its own."""
+    data would fail with a traceback of its own. A worker may start with them held too (and
+    so may one the pool starts later, from a thread made meanwhile): `_init_worker` lets
+    them through once it has said what they do."""
     if not hasattr(signal, "pthread_sigmask"):  # not on Windows
         yield
         return
@@ -278,6 +280,8 @@ def _init_worker(args: list, stopping, parent: int) -> None:
         if stopping.value or os.getppid() != parent:
             os._exit(128 + signum)  # quietly: nothing of a worker's needs cleaning up
     signal.signal(signal.SIGTERM, on_sigterm)
+    if hasattr(signal, "pthread_sigmask"):  # held as it was started (`_signals_held`)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     _BATCHES[:] = args
 
 
