@@ -45,6 +45,7 @@ class CheckResult:
     failure: Failure | None = None
     failing_games: int = 0  # games that broke a law (the first one, then shrinking)
     notes: list[str] = field(default_factory=list)
+    interrupted: bool = False  # stopped by Ctrl-C (or SIGTERM): the games played so far
 
     @property
     def ok(self) -> bool:
@@ -118,7 +119,8 @@ def run_check(game, *, players: int | None = None, examples: int = 100, seed: in
     found (after shrinking), or none. With `time_limit`, games are played in rounds sized to
     end within it (see `_round_size`), and no round starts after it (a failure found by
     then is still shrunk). `max_steps`, `tries`, `dense` and `horizon` are
-    passed to `play`."""
+    passed to `play`. Ctrl-C stops it: the result holds what was found so far
+    (`interrupted`)."""
     try:
         from hypothesis import HealthCheck, Phase, Verbosity, given, reporting, settings
         from hypothesis import seed as fixed_seed
@@ -188,7 +190,11 @@ def run_check(game, *, players: int | None = None, examples: int = 100, seed: in
                                                            time.perf_counter() - start, time_limit)
         if size < 1:
             break  # out of time: the games played so far are the answer
-        one_round(size, None if seed is None else _round_seed(seed, k))
+        try:
+            one_round(size, None if seed is None else _round_seed(seed, k))
+        except KeyboardInterrupt:  # what was played (and the failure so far) is the answer
+            result.interrupted = True
+            break
         left -= size
         k += 1
     result.seconds = time.perf_counter() - start

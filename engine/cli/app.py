@@ -3,7 +3,9 @@
 Each module in COMMAND_MODULES exposes `register(app)` and adds its commands; a new
 command group is a new module plus one line here. Every command runs inside one error
 boundary (`HordeGroup.invoke`): a `HordeError` is printed as `file:line:col: message`
-with the source line and a caret, exit code 1; Ctrl-C exits 130 quietly, and so does a
+with the source line and a caret, exit code 1, and so is a file the system refuses
+(`FILE: File name too long`, a full disk); Ctrl-C exits 130 quietly (SIGTERM and
+SIGHUP take the same way out, exiting 143 and 129: `engine.cli.signals`), and so does a
 reader that stops early (`horde sim --help | head`: exit 141, as a shell reports SIGPIPE);
 anything else is a bug in horde and is reported in one line (HORDE_DEBUG=1 shows the
 traceback).
@@ -21,7 +23,8 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from engine.errors import MAX_SHOWN, HordeError, clipped, show_problems
+from engine.cli.signals import stop_signals
+from engine.errors import MAX_SHOWN, HordeError, clipped, printable, show_problems
 
 COMMAND_MODULES = [
     "engine.cli.packs",       # list, diff
@@ -61,16 +64,29 @@ class HordeGroup(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:  # Typer's click Context: click's own, or Typer's copy
         show_problems(MAX_SHOWN)  # until a command's --all-errors says otherwise
+        _forgiving_output()
+        with stop_signals() as stop:  # SIGTERM and SIGHUP take Ctrl-C's way out
+            try:
+                return self._invoke(ctx)
+            except typer.Exit as exc:
+                if stop.signum is not None and exc.exit_code == INTERRUPTED_EXIT:
+                    raise typer.Exit(stop.exit_code) from None
+                raise
+
+    def _invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except HordeError as exc:
             typer.echo(str(exc), err=True)
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
-            raise typer.Exit(130) from None
+            raise typer.Exit(INTERRUPTED_EXIT) from None
         except BrokenPipeError:
             _quiet_stdout()
             raise typer.Exit(SIGPIPE_EXIT) from None
+        except OSError as exc:  # the system refused a file named, or the disk: not a bug
+            typer.echo(_os_problem(exc), err=True)
+            raise typer.Exit(1) from None
         except Exception as exc:
             # usage errors, exits and aborts belong to the command-line framework (Typer, or
             # the click it wraps or vendors, depending on its version): let them through
@@ -86,7 +102,28 @@ class HordeGroup(TyperGroup):
             raise typer.Exit(2) from None
 
 
+def _forgiving_output() -> None:
+    """What stdout and stderr cannot encode is written as an escape (`\\udcff`, `\\xe9`)
+    rather than failing: a lone surrogate (a file name whose bytes are not UTF-8) or a
+    terminal that is not UTF-8 must not turn a message into a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # closed, or not a text stream after all
+                pass
+
+
+def _os_problem(exc: OSError) -> str:
+    """`FILE: File name too long`: what the system said of which file."""
+    why = exc.strerror or str(exc) or type(exc).__name__
+    name = exc.filename if isinstance(exc.filename, str) else None
+    return printable(f"{name}: {why}" if name is not None else f"horde: {why}")
+
+
 SIGPIPE_EXIT = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader went away
+INTERRUPTED_EXIT = 130  # 128 + SIGINT: Ctrl-C (SIGTERM and SIGHUP: 128 + theirs)
 
 
 def _quiet_stdout() -> None:

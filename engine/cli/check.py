@@ -2,7 +2,8 @@
 
 The command is thin: `engine.check` plays and shrinks, `engine.check.report` words the
 outcome and writes the reproduction. Exit 0 when no law broke, 1 when one did (with a
-scenario file that fails the same way).
+scenario file that fails the same way). Ctrl-C reports what was played so far, then exits 130 (or 1
+with a law broken by then, shrunk as far as it got).
 """
 
 from __future__ import annotations
@@ -119,12 +120,17 @@ def check(
     else:
         result = run()
     console = out()
+    if result.interrupted:
+        err().print(Text(f"Interrupted: reporting the {result.games} of {examples} games "
+                         "that were played.", style="yellow"))
     if result.failure is None:
         console.print(Text(f"✓ {title}: no law broken in {summary_line(result)}",
                            style="bold green"))
         console.print("  laws checked after every decision:")
         for line in law_lines(game, result.laws):
             console.print(Text(line), soft_wrap=True)
+        if result.interrupted:
+            raise typer.Exit(130)
         return
     f = result.failure
     path = write_scenario(f, scenario_out or _default_out(game), pack=pack, mode=mode,

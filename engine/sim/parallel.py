@@ -10,7 +10,8 @@ to its place by game index: since a game depends only on (master seed, index), K
 give exactly what one does.
 
 Workers are started with the `spawn` method (safe with threads, the same on every OS) and
-ignore SIGINT: Ctrl-C reaches the parent, which stops the pool and keeps what has finished.
+leave Ctrl-C to the parent, which stops the pool and keeps what has finished; so do SIGTERM
+and SIGHUP, which the CLI turns into Ctrl-C (`engine.cli.signals`): see `_init_worker`.
 
 A run plays at most MAX_GAMES games (every record is kept for the report), checked before
 anything is built; the pieces of work are made as they are dealt, not listed beforehand.
@@ -24,6 +25,7 @@ import os
 import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -201,17 +203,44 @@ def _parallel(batches, work, results, total, progress, jobs: int) -> None:
 
     args = [b.worker_args() for b in batches]
     ctx = multiprocessing.get_context("spawn")
-    pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(args,))
+    stopping = ctx.RawValue("b", 0)  # set before the pool ends its workers
     collect = _collect(results, total, progress)
+    pool = None
     try:
+        with _signals_held():
+            pool = ctx.Pool(jobs, initializer=_init_worker,
+                            initargs=(args, stopping, os.getpid()))
         for answer in pool.imap_unordered(_play_chunk, work):
             collect(answer)
         pool.close()
     except BaseException:
-        pool.terminate()
+        if pool is not None:
+            stopping.value = 1
+            pool.terminate()
         raise
     finally:
-        pool.join()
+        if pool is not None:
+            pool.join()
+
+
+_HELD = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and the stop signals wait while the workers are started (a few milliseconds
+    each), then take effect: a worker cut off from its parent while being sent its start-up
+    data would fail with a traceback of its own. A worker may start with them held too (and
+    so may one the pool starts later, from a thread made meanwhile): `_init_worker` lets
+    them through once it has said what they do."""
+    if not hasattr(signal, "pthread_sigmask"):  # not on Windows
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _collect(results, total, progress) -> Callable[[tuple], None]:
@@ -238,8 +267,21 @@ _BATCHES: list = []
 _GAMES: dict = {}
 
 
-def _init_worker(args: list) -> None:
+def _init_worker(args: list, stopping, parent: int) -> None:
+    """Ctrl-C, a hang-up and a SIGTERM sent to the whole process group reach the parent,
+    which stops the pool: a worker that died of one of them first would be replaced by the
+    pool, and the replacement fail noisily, starting as the parent lets go of the pool. So
+    a worker ends on SIGTERM only once the parent is stopping the pool (or is gone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    def on_sigterm(signum, _frame):
+        if stopping.value or os.getppid() != parent:
+            os._exit(128 + signum)  # quietly: nothing of a worker's needs cleaning up
+    signal.signal(signal.SIGTERM, on_sigterm)
+    if hasattr(signal, "pthread_sigmask"):  # held as it was started (`_signals_held`)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     _BATCHES[:] = args
 
 

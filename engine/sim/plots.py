@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.atomic import write_atomic
-from engine.errors import HordeError
+from engine.errors import HordeError, printable
 from engine.sim.stats import wilson
 
 SEAT_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860",
@@ -30,7 +30,16 @@ def _figure(width: float, height: float):
 
 
 def _save(fig, path: str | Path) -> None:
-    write_atomic(path, lambda tmp: fig.savefig(tmp))
+    """Write the figure in the format its file's suffix names (the temporary file written
+    first has a suffix of its own, so the format is given)."""
+    kind = Path(path).suffix[1:].lower()
+    known = fig.canvas.get_supported_filetypes()
+    if kind not in known:
+        raise HordeError(f"--plot {printable(str(path))}: "
+                         + (f"'.{printable(kind)}' is not a picture format" if kind
+                            else "the file name has no suffix to say its format"),
+                         hint=f"end it with one of: .{', .'.join(sorted(known))}")
+    write_atomic(path, lambda tmp: fig.savefig(tmp, format=kind))
 
 
 def _errbar(e: dict) -> tuple[float, float]:

@@ -109,3 +109,31 @@ def test_a_bad_command_line_exits_1_as_documented(horde, args):
     r = horde(*args)
     assert r.exit_code == 1, r.output
     assert "Usage:" in r.output
+
+
+@pytest.mark.parametrize("command", ["scenario", "validate", "replay", "doc"])
+def test_a_path_the_system_refuses_is_a_clear_error(horde, command):
+    r = horde(command, "x" * 400)  # longer than a file name may be
+    assert r.exit_code == 1, r.output
+    assert "internal error" not in r.output
+    assert "x" * 400 in r.output
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_escaped(horde, tmp_path, monkeypatch):
+    """A name with bytes that are not UTF-8 reaches Python holding lone surrogates; what
+    is printed of it on stdout is escaped, not an encoding error."""
+    monkeypatch.chdir(tmp_path)
+    r = horde("play", "roll-them-bones", "--players", "random,random", "--seed", "1",
+              "--save", "game-\udcff.json")
+    assert r.exit_code == 0, r.output
+    assert "saved to game-\\udcff.json" in r.stdout, r.output
+
+
+@pytest.mark.parametrize("name, why", [("plot", "the file name has no suffix"),
+                                      ("plot.tmp", "'.tmp' is not a picture format")])
+def test_a_plot_file_must_name_a_picture_format(horde, tmp_path, name, why):
+    pytest.importorskip("matplotlib")
+    r = horde("sim", "roll-them-bones", "-n", "1", "--plot", tmp_path / name)
+    assert r.exit_code == 1, r.output
+    assert why in r.stderr and "hint: end it with one of: " in r.stderr, r.output
+    assert not (tmp_path / name).exists()
