@@ -80,6 +80,25 @@ class _ProcValue(str):
     proc: str
 
 
+# the operators whose value is never a list: comparing it with anything is one comparison
+_NO_LIST_OPS = frozenset({"-", "/", "%", "==", "!=", "<", "<=", ">", ">=", "in", "notin"})
+_NO_LIST_RETURNS = frozenset({"int", "bool", "str", "player", "ent", "zone", "die", "none"})
+
+
+def scalar(node: ast.Node) -> bool:
+    """Whether expression `node` is surely not a list, whatever its variables hold (their
+    types may change in a loop): a constant, an operation whose value is a number or a
+    truth, a builtin that returns no list. Comparing it with anything walks nothing."""
+    if isinstance(node, ast.Const | ast.Not | ast.Neg):
+        return True
+    if isinstance(node, ast.BinOp):
+        return node.op in _NO_LIST_OPS
+    if isinstance(node, ast.Call):
+        b = BUILTINS.get(node.func)
+        return b is not None and b.returns in _NO_LIST_RETURNS
+    return isinstance(node, ast.Name) and node.id == "current"
+
+
 class ExprEmitter:
     def __init__(self, env: Env, scope: dict[str, str], pure: bool):
         self.env = env
@@ -379,7 +398,8 @@ class ExprEmitter:
                 isinstance(e.args[0], ast.Comprehension | ast.ListLit):
             self.facts.use(_ON_LISTS[name])
             return f"{_ON_LISTS[name]}({parts[0]})", b.returns  # a list for sure: no checks
-        if name in _OF_VALUES and len(parts) >= 2 and not e.kwargs:
+        if name in _OF_VALUES and len(parts) >= 2 and not e.kwargs and \
+                sum(not scalar(a) for a in e.args) <= 1:  # (else each is charged, by the builtin)
             self.facts.use(_OF_VALUES[name])
             return f"{_OF_VALUES[name]}({', '.join(parts)})", b.returns  # Python's own, then
         return self.builtin_call(e, b, parts), b.returns
@@ -470,6 +490,9 @@ class ExprEmitter:
         if py_op is None:  # the parser makes no other operators
             self.fail(e, f"unsupported operator {op!r}")
             return "None", "any"
+        if op in ("==", "!=", "<", "<=", ">", ">=") and not (scalar(e.left) or scalar(e.right)):
+            self.facts.use("_cv")  # two values that may be lists holding lists: charged first
+            return f"(_cv(S, {left}) {py_op} {right})", "bool"
         if op in ("and", "or", "==", "!=", "<", "<=", ">", ">="):
             return f"({left} {py_op} {right})", "bool"
         self.check_arith(e, op, lt, rt)
