@@ -144,7 +144,7 @@ class _Emitter(ExprEmitter):
             if helper:
                 self.facts.use("_kept")
                 self.emit_line(indent, f"_o, _k = {obj}, {idx}", st.pos)
-                self.emit_line(indent, f"_o[_k] = _kept(S, {helper}(_o[_k], {value}, S))", st.pos)
+                self.emit_line(indent, f"_o[_k] = {self.keep_sum(st, f'{helper}(_o[_k], {raw}, S)')}", st.pos)
                 return
             if value is not raw:  # a list, maybe: the list it goes into is checked with it
                 self.emit_line(indent, f"_v = {raw}", st.pos)
@@ -173,8 +173,8 @@ class _Emitter(ExprEmitter):
             if fast is not None:  # most untyped values are players: try that first
                 self.facts.use("_type", "_P")
                 self.emit_line(indent, f"if _type({obj}) is _P:", st.pos)
-                self.emit_line(indent + 1, f"{fast} = _kept(S, {helper}({fast}, {value}, S))" if helper
-                               else f"{fast} {op} {value}", st.pos)
+                self.emit_line(indent + 1, f"{fast} = {self.keep_sum(st, f'{helper}({fast}, {raw}, S)')}"
+                               if helper else f"{fast} {op} {value}", st.pos)
                 self.emit_line(indent, "else:", st.pos)
                 indent += 1
             if op == "=":
@@ -182,23 +182,35 @@ class _Emitter(ExprEmitter):
             else:
                 self.emit_line(indent, f"_o = {obj}", st.pos)
                 old = self.get_call("_o", tgt.name)
-                new = f"_kept(S, {helper}({old}, {value}, S))" if helper else f"{old} {op[0]} {value}"
+                new = self.keep_sum(st, f"{helper}({old}, {raw}, S)") if helper else f"{old} {op[0]} {value}"
                 self.emit_line(indent, self.set_call("_o", tgt.name, new), st.pos)
         else:
             helper = None
             if op != "=":
                 self.check_arith(st, op[0], self.place_type(place, tgt.name), vt)
                 helper = self.checked(op[0], self.place_type(place, tgt.name), vt)
-            self.emit_line(indent, f"{place} = _kept(S, {helper}({place}, {value}, S))" if helper else
-                           f"{place} {op} {value}", st.pos)
+            self.emit_line(indent, f"{place} = {self.keep_sum(st, f'{helper}({place}, {raw}, S)')}" if helper
+                           else f"{place} {op} {value}", st.pos)
 
     def keep(self, node: ast.Node, code: str) -> str:
         """The code of value `node` (`code`) to be stored into the state: checked and charged
         by engine.dsl.nesting `kept` unless it is surely no list."""
-        if scalar(node):
+        if scalar(node, code):
             return code
-        self.facts.use("_kept")
-        return f"_kept(S, {code})"
+        return self.kept(code)
+
+    def keep_sum(self, st: ast.Assign, code: str) -> str:
+        """`keep` of the value of `place op= st.value`, generated as `code`: no list when
+        the operator makes none or a number or text is added."""
+        if st.op[0] in "-/%" or st.op[0] == "+" and scalar(st.value):
+            return code
+        return self.kept(code)
+
+    def kept(self, code: str) -> str:
+        """`nesting.kept(S, code)`, the type test that passes what is no list written out
+        (a statement's value: no comprehension's source, where `:=` may not be)."""
+        self.facts.use("_kept", "_type", "_list")
+        return f"(_kv if _type(_kv := {code}) is not _list else _kept(S, _kv))"
 
     def check_write(self, st: ast.Assign, place: str, name: str, vt: str) -> None:
         """A value of a known type into a field whose type is known, and another (a text
@@ -263,8 +275,7 @@ class _Emitter(ExprEmitter):
     def bind_args(self, node, name, params, args, kwargs) -> str:
         """The arguments of flow procedure `name`, kept in its frame (and so in the state)."""
         pairs = self.bind_pairs(node, name, params, args, kwargs)
-        self.facts.use("_kept")
-        return ", ".join(f"{p!r}: _kept(S, {code})" for p, code in pairs)
+        return ", ".join(f"{p!r}: {self.kept(code)}" for p, code in pairs)
 
 
 def _globals(env: Env) -> dict:
