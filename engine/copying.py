@@ -11,21 +11,44 @@ from __future__ import annotations
 from itertools import chain
 
 
-def copy_value(v):
-    """Copy what is mutable in a stored value (lists, dicts); references are immutable."""
+def copy_value(v, memo: dict | None = None):
+    """Copy what is mutable in a stored value (lists, dicts); references are immutable.
+    Inside a list that holds lists, a list that occurs more than once is copied once and
+    its copy shared as the list is (`memo`: id of a list -> its copy), so a copy costs
+    what `v` holds in memory, not what it is written out (a list of one list a thousand
+    times over is two copies, not a thousand and one), and changing the copy in place
+    does what changing `v` would."""
     t = type(v)
     if t is list:
         # most lists and records hold no list or dict: one C-level scan, one C-level copy
-        return v.copy() if _flat(map(type, v)) else [copy_value(x) for x in v]
+        if _flat(map(type, v)):
+            return v.copy()
+        return _shared(v, {} if memo is None else memo)
     if t is dict:
         c = v.copy()
         if not _flat(map(type, c.values())):  # copy only the lists and dicts again
+            if memo is None:
+                memo = {}
             for k, x in c.items():
                 tx = type(x)
-                if tx is list or tx is dict:
-                    c[k] = copy_value(x)
+                if tx is list:
+                    c[k] = _shared(x, memo)
+                elif tx is dict:
+                    c[k] = copy_value(x, memo)
         return c
     return v
+
+
+def _shared(v: list, memo: dict) -> list:
+    """`v` copied once per copy of a value (`memo`), whatever number of times it occurs."""
+    c = memo.get(id(v))
+    if c is None:
+        if _flat(map(type, v)):
+            c = memo[id(v)] = v.copy()
+        else:
+            c = memo[id(v)] = [_shared(x, memo) if type(x) is list else
+                               copy_value(x, memo) if type(x) is dict else x for x in v]
+    return c
 
 
 def copy_records(recs: dict) -> dict:

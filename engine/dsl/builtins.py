@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from engine.dsl.facts import ANY, OTHER, RESULT
 from engine.dsl.logline import fit_line
+from engine.dsl.nesting import compared
 from engine.dsl.values import E_OF, E, Face, P, Z
 from engine.dsl.work import charge_text, say
 from engine.errors import RuleRuntimeError
@@ -103,6 +104,12 @@ _ARGS = ()
 _ZONES = (OTHER,)
 
 
+def _compared(S, vals):
+    """`vals` (a list or the arguments of a call), about to be compared with one another:
+    a list of lists is charged what it holds written out (engine.dsl.nesting)."""
+    return compared(S, list(vals) if type(vals) is tuple else vals)
+
+
 def _items(S, x):
     """Lists and zones both iterate: a zone as the entities in it, bottom to top."""
     if type(x) is Z:
@@ -157,14 +164,14 @@ def _sum(S, xs):
 def _min(S, *xs):
     """The smallest of the arguments, or of one list argument (none if it is empty)."""
     vals = _items(S, xs[0]) if len(xs) == 1 else xs
-    return min(vals) if vals else None
+    return min(_compared(S, vals)) if vals else None
 
 
 @_core("max", "any", "any", varargs=True, reads=_ARGS, charges="items")
 def _max(S, *xs):
     """The largest of the arguments, or of one list argument (none if it is empty)."""
     vals = _items(S, xs[0]) if len(xs) == 1 else xs
-    return max(vals) if vals else None
+    return max(_compared(S, vals)) if vals else None
 
 
 @_core("abs", "int", "int", reads=_ARGS)
@@ -196,7 +203,7 @@ def _first(S, xs):
 @_core("sorted", "list", "list", reads=_ARGS, domain="arg0", charges="items")
 def _sorted(S, xs):
     """The list in ascending order."""
-    return sorted(_items(S, xs))
+    return sorted(_compared(S, _items(S, xs)))
 
 
 # ---- players ----

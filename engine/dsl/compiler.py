@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from engine.dsl import ast, compiled, procs, pysource, runtime, work
+from engine.dsl import ast, compiled, nesting, procs, pysource, runtime, work
 from engine.dsl.builtins import BUILTINS
 from engine.dsl.compiled import Compiled
 from engine.dsl.compiled import error_pos as error_pos  # (where they were first)
@@ -30,6 +30,7 @@ from engine.dsl.emit_expr import (
     ExprEmitter,
     _GenericField,
     _Literal,
+    scalar,
 )
 from engine.dsl.env import Env
 from engine.dsl.facts import ANY
@@ -128,6 +129,8 @@ class _Emitter(ExprEmitter):
                 self.facts.writes.add(ANY)  # `x += ...` may grow a list the state holds
             self.emit_line(indent, f"{pyname('v_', tgt.id)} {op} {value}", st.pos)
             return
+        # anything else is a place the state may hold (a list a variable holds, a field)
+        raw, value = value, self.keep(st.value, value)
         if isinstance(tgt, ast.Index):
             obj, _ = self.expr(tgt.obj)
             idx, _ = self.expr(tgt.index)
@@ -139,8 +142,15 @@ class _Emitter(ExprEmitter):
                 self.facts.reads.add(key)
                 self.facts.writes.add(key)
             if helper:
+                self.facts.use("_kept")
                 self.emit_line(indent, f"_o, _k = {obj}, {idx}", st.pos)
-                self.emit_line(indent, f"_o[_k] = {helper}(_o[_k], {value}, S)", st.pos)
+                self.emit_line(indent, f"_o[_k] = {self.keep_sum(st, f'{helper}(_o[_k], {raw}, S)')}", st.pos)
+                return
+            if value is not raw:  # a list, maybe: the list it goes into is checked with it
+                self.emit_line(indent, f"_v = {raw}", st.pos)
+                self.emit_line(indent, f"_o = {obj}", st.pos)
+                self.emit_line(indent, f"_o[{idx}] {op} _v", st.pos)
+                self.emit_line(indent, "_kept(S, _o)", st.pos)
                 return
             self.emit_line(indent, f"{obj}[{idx}] {op} {value}", st.pos)
             return
@@ -151,6 +161,7 @@ class _Emitter(ExprEmitter):
         if op == "=":
             self.check_write(st, place, tgt.name, vt)
         self.facts.writes.add(tgt.name)
+        self.facts.use("_kept")
         if isinstance(place, _GenericField):
             obj = str(place)
             fast = self.player_place(obj, tgt.name, writing=True) if self.untyped else None
@@ -162,8 +173,8 @@ class _Emitter(ExprEmitter):
             if fast is not None:  # most untyped values are players: try that first
                 self.facts.use("_type", "_P")
                 self.emit_line(indent, f"if _type({obj}) is _P:", st.pos)
-                self.emit_line(indent + 1, f"{fast} = {helper}({fast}, {value}, S)" if helper else
-                               f"{fast} {op} {value}", st.pos)
+                self.emit_line(indent + 1, f"{fast} = {self.keep_sum(st, f'{helper}({fast}, {raw}, S)')}"
+                               if helper else f"{fast} {op} {value}", st.pos)
                 self.emit_line(indent, "else:", st.pos)
                 indent += 1
             if op == "=":
@@ -171,15 +182,35 @@ class _Emitter(ExprEmitter):
             else:
                 self.emit_line(indent, f"_o = {obj}", st.pos)
                 old = self.get_call("_o", tgt.name)
-                new = f"{helper}({old}, {value}, S)" if helper else f"{old} {op[0]} {value}"
+                new = self.keep_sum(st, f"{helper}({old}, {raw}, S)") if helper else f"{old} {op[0]} {value}"
                 self.emit_line(indent, self.set_call("_o", tgt.name, new), st.pos)
         else:
             helper = None
             if op != "=":
                 self.check_arith(st, op[0], self.place_type(place, tgt.name), vt)
                 helper = self.checked(op[0], self.place_type(place, tgt.name), vt)
-            self.emit_line(indent, f"{place} = {helper}({place}, {value}, S)" if helper else
-                           f"{place} {op} {value}", st.pos)
+            self.emit_line(indent, f"{place} = {self.keep_sum(st, f'{helper}({place}, {raw}, S)')}" if helper
+                           else f"{place} {op} {value}", st.pos)
+
+    def keep(self, node: ast.Node, code: str) -> str:
+        """The code of value `node` (`code`) to be stored into the state: checked and charged
+        by engine.dsl.nesting `kept` unless it is surely no list."""
+        if scalar(node, code):
+            return code
+        return self.kept(code)
+
+    def keep_sum(self, st: ast.Assign, code: str) -> str:
+        """`keep` of the value of `place op= st.value`, generated as `code`: no list when
+        the operator makes none or a number or text is added."""
+        if st.op[0] in "-/%" or st.op[0] == "+" and scalar(st.value):
+            return code
+        return self.kept(code)
+
+    def kept(self, code: str) -> str:
+        """`nesting.kept(S, code)`, the type test that passes what is no list written out
+        (a statement's value: no comprehension's source, where `:=` may not be)."""
+        self.facts.use("_kept", "_type", "_list")
+        return f"(_kv if _type(_kv := {code}) is not _list else _kept(S, _kv))"
 
     def check_write(self, st: ast.Assign, place: str, name: str, vt: str) -> None:
         """A value of a known type into a field whose type is known, and another (a text
@@ -242,15 +273,16 @@ class _Emitter(ExprEmitter):
         self.emit_line(indent, f"S.call_flow({st.proc!r}, {{{args}}})", st.pos)
 
     def bind_args(self, node, name, params, args, kwargs) -> str:
+        """The arguments of flow procedure `name`, kept in its frame (and so in the state)."""
         pairs = self.bind_pairs(node, name, params, args, kwargs)
-        return ", ".join(f"{p!r}: {code}" for p, code in pairs)
+        return ", ".join(f"{p!r}: {self.kept(code)}" for p, code in pairs)
 
 
 def _globals(env: Env) -> dict:
     g: dict = {"__builtins__": {}, "_get": runtime.get, "_set": runtime.set_,
                "_items": runtime.items, "_repeat": runtime.repeat, "_in": runtime.contains,
                "_mul": runtime.mul, "_add": runtime.add, "_mod": runtime.mod,
-               "_sized": work.sized, "_say": work.say,
+               "_sized": work.sized, "_say": work.say, "_kept": nesting.kept, "_cv": nesting.compared,
                "_Z": runtime.zone_ref, "_P": P, "_E": E, "_type": type, "_list": list, "_dict": dict,
                "_proc": _call_proc, "_py_all": all, "_py_any": any, "_py_sum": sum, "_py_len": len, "_py_min": min,
                "_py_max": max}

@@ -9,6 +9,7 @@ text out of generated source are engine.dsl.compiler's (see its docstring).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from engine.dsl import ast, names, pysource, work
@@ -78,6 +79,33 @@ class _ProcValue(str):
     """The code of a direct call of effect procedure `proc`: its value is the procedure's."""
 
     proc: str
+
+
+# the operators whose value is never a list: comparing it with anything is one comparison
+_NO_LIST_OPS = frozenset({"-", "/", "%", "==", "!=", "<", "<=", ">", ">=", "in", "notin"})
+_NO_LIST_RETURNS = frozenset({"int", "bool", "str", "player", "ent", "zone", "die", "none"})
+# generated code of a value that is no list: a literal, a seat, an entity's card id
+_NO_LIST_CODE = re.compile(r"-?[0-9]+|None|True|False|S\.cur|v_\w+\.i|S\.ents\[v_\w+\.i\]\['id'\]")
+
+
+def scalar(node: ast.Node, code: str = "") -> bool:
+    """Whether expression `node` (generated as `code`, when given) is surely no list holding
+    lists, whatever its variables hold (their types may change in a loop): a constant, an
+    operation whose value is a number, a text or a truth, a builtin that returns no list, a
+    short list of such. Comparing it with anything, or keeping it, walks nothing."""
+    if isinstance(node, ast.Const | ast.Not | ast.Neg) or isinstance(code, _Literal) or \
+            _NO_LIST_CODE.fullmatch(code):
+        return True
+    if isinstance(node, ast.BinOp):  # a sum with a number or a text in it is one or fails
+        return node.op in _NO_LIST_OPS or node.op == "+" and (scalar(node.left) or scalar(node.right))
+    if isinstance(node, ast.Call):
+        if node.func in _OF_VALUES and len(node.args) >= 2:  # the largest of a number and...
+            return any(scalar(a) for a in node.args)
+        b = BUILTINS.get(node.func)
+        return b is not None and b.returns in _NO_LIST_RETURNS
+    if isinstance(node, ast.ListLit):
+        return len(node.items) < 100 and all(scalar(x) for x in node.items)
+    return isinstance(node, ast.Name) and node.id == "current"
 
 
 class ExprEmitter:
@@ -379,7 +407,8 @@ class ExprEmitter:
                 isinstance(e.args[0], ast.Comprehension | ast.ListLit):
             self.facts.use(_ON_LISTS[name])
             return f"{_ON_LISTS[name]}({parts[0]})", b.returns  # a list for sure: no checks
-        if name in _OF_VALUES and len(parts) >= 2 and not e.kwargs:
+        if name in _OF_VALUES and len(parts) >= 2 and not e.kwargs and \
+                sum(not scalar(a) for a in e.args) <= 1:  # (else each is charged, by the builtin)
             self.facts.use(_OF_VALUES[name])
             return f"{_OF_VALUES[name]}({', '.join(parts)})", b.returns  # Python's own, then
         return self.builtin_call(e, b, parts), b.returns
@@ -470,6 +499,9 @@ class ExprEmitter:
         if py_op is None:  # the parser makes no other operators
             self.fail(e, f"unsupported operator {op!r}")
             return "None", "any"
+        if op in ("==", "!=", "<", "<=", ">", ">=") and not (scalar(e.left, left) or scalar(e.right, right)):
+            self.facts.use("_cv")  # two values that may be lists holding lists: charged first
+            return f"(_cv(S, {left}) {py_op} {right})", "bool"
         if op in ("and", "or", "==", "!=", "<", "<=", ">", ">="):
             return f"({left} {py_op} {right})", "bool"
         self.check_arith(e, op, lt, rt)

@@ -98,10 +98,14 @@ def repeat(S, n):
 
 
 def contains(S, x, coll):
-    """`x in coll`: charges the items of a list, the entities of a zone, a step per
-    TEXT_UNIT characters of a text (docs/limits.md), before it looks."""
+    """`x in coll`: charges the items of a list (and, to look for a list in it, the items
+    its lists hold: engine.dsl.nesting), the entities of a zone, a step per TEXT_UNIT
+    characters of a text (docs/limits.md), before it looks."""
     if type(coll) is list:
         S.charge(len(coll))
+        if type(x) is list:  # compared with each item: charged what they hold written out
+            from engine.dsl.nesting import compared
+            compared(S, coll)
         return x in coll
     if type(coll) is Z:
         lst = S.zone(coll)

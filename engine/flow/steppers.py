@@ -24,6 +24,7 @@ from operator import itemgetter
 
 from engine.dsl import pysource
 from engine.dsl.facts import reached
+from engine.dsl.nesting import kept
 from engine.dsl.runtime import zone_refs
 from engine.flow.decision import decision
 from engine.flow.effects import (
@@ -342,14 +343,15 @@ def _make_for_each(game, nid: int):
     loop over turns starts each one (`start_turn`) before its body."""
     node = game.nodes[nid]
     ns = _namespace(game)
-    ns.update(_dom=node.domain, _domfn=node.domain.fn, _list=list)
+    # the values are kept in the frame, which the state's copies and saves hold
+    ns.update(_dom=node.domain, _domfn=node.domain.fn, _list=list, _kept=kept)
     lines = [f"def _for_each_{nid}(S, fr):",
              "    stack = S.stack",
              "    while True:",
              "        values = fr[3]",
              "        if values is None:",
              "            try:",
-             f"                values = fr[3] = _list(_domfn(S, {_locals(game, nid, node.domain)}))",
+             f"                values = fr[3] = _kept(S, _list(_domfn(S, {_locals(game, nid, node.domain)})))",
              "            except CATCH as exc:",
              "                raise located(exc, _dom) from None",
              "        k = fr[1]"]
