@@ -3,7 +3,8 @@ scenario files, and report every problem at once.
 
 A pack is checked the way it will be played: the base pack, then the base with each of
 its modes, then with each of its house-rule examples, each compiled by `engine.load` and
-its `view:` compiled by the renderer. A problem of the base pack shows up in every one of
+its `view:` compiled by the renderer. Its `metrics:` are compiled
+too, as `horde sim` will. A problem of the base pack shows up in every one of
 those loads; it is reported once. So is a warning (engine.pack.lint): what loads but can
 never matter in play. Warnings leave the exit status 0, unless `--strict`.
 """
@@ -55,13 +56,18 @@ def _unique(problems: list[Problem]) -> list[Problem]:
 def _load(ref, problems: list[Problem], **kw):
     """Load and compile (view included); collect problems instead of raising them."""
     from engine.render.spec import compile_view
+    from engine.sim.batch import compile_metrics
     try:
         game = load(ref, **kw)
         compile_view(game)
-        return game
     except HordeError as exc:
         problems.extend(exc.problems)
         return None
+    try:  # what `horde sim` compiles when a batch is played
+        compile_metrics(game)
+    except HordeError as exc:
+        problems.extend(exc.problems)
+    return game
 
 
 def _warn(game, warned: list[Problem], overlay: Path | None = None):

@@ -306,6 +306,7 @@ class Builder(NameChecks):
         env.game_vars = {k: type_of_value(v) for k, v in vars_init.items()}
         env.turn_vars = {k: type_of_value(v) for k, v in turn_init.items()}
         procs = raw.get("procedures") or {}
+        self.check_shadowing(procs)
         for name, spec in procs.items():
             if "flow" in spec:
                 env.flow_procs[name] = list(spec.get("params", []))
