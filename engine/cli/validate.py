@@ -78,6 +78,34 @@ def _warn(game, warned: list[Problem], overlay: Path | None = None):
     return game
 
 
+def _overlay(ref, problems: list[Problem], warned: list[Problem], base: tuple[list, list],
+             base_ref, overlay: Path, **kw):
+    """Load `ref` with an overlay (`kw`: its mode or house rule, or none when `ref` is the
+    overlay file) and add its problems and warnings; those it causes in `base_ref`'s
+    files, which the base load (`base`: its problems and warnings) has not, are shown at
+    the overlay's line (engine.pack.blame)."""
+    from engine.pack.blame import repoint
+    from engine.pack.changes import changes
+    from engine.pack.loader import load_tree
+    found: list[Problem] = []
+    said: list[Problem] = []
+    game = _warn(_load(ref, found, **kw), said, overlay)
+    mine = str(overlay.resolve())
+    if any(p.span is not None and str(Path(p.span.file).resolve()) != mine for p in found + said):
+        try:
+            before, after = load_tree(base_ref), load_tree(ref, **kw)
+        except HordeError:
+            pass
+        else:
+            ours = sorted(set(after.files) - set(before.files))
+            diff = changes(before.node, after.node)
+            found = repoint(found, base[0], ours, diff)
+            said = repoint(said, base[1], ours, diff)
+    problems.extend(found)
+    warned.extend(said)
+    return game
+
+
 def _stems(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
 
@@ -93,10 +121,11 @@ def check_pack(pack_file: Path) -> Outcome:
                                 f"more than the {MAX_OVERLAYS} validate checks (the first ones)"))
         modes = modes[:MAX_OVERLAYS]
         house = house[:MAX_OVERLAYS - len(modes)]
+    base = (list(problems), list(warned))
     for m in modes:
-        _warn(_load(pack_file, problems, mode=m.stem), warned, m)
+        _overlay(pack_file, problems, warned, base, pack_file, m, mode=m.stem)
     for h in house:
-        _warn(_load(pack_file, problems, house=[h]), warned, h)
+        _overlay(pack_file, problems, warned, base, pack_file, h, house=[h])
     parts = ["base"]
     if modes:
         parts.append(_plural(len(modes), "mode"))
@@ -135,6 +164,18 @@ def check_scenarios(path: Path, nodes) -> Outcome:
     return Outcome(str(path), _plural(len(nodes), "scenario"), _unique(problems))
 
 
+def _extended(path: Path, ref: str) -> Path | str | None:
+    """What overlay `path` extends (`extends: ref`): a file next to it, or a pack id."""
+    from engine.pack.loader import resolve_ref
+    near = (path.parent / ref)
+    if near.is_file():
+        return near
+    try:
+        return resolve_ref(ref)
+    except HordeError:
+        return None
+
+
 def check_file(path: Path) -> Outcome:
     from engine.pack.yamlspan import compose_file
     try:
@@ -150,7 +191,14 @@ def check_file(path: Path) -> Outcome:
     problems: list[Problem] = []
     warned: list[Problem] = []
     kind = "overlay" if isinstance(value, dict) and "extends" in value else "pack"
-    game = _warn(_load(path, problems), warned, path if kind == "overlay" else None)
+    if kind == "overlay" and isinstance(value["extends"].value, str):
+        base_ref = _extended(path, value["extends"].value)
+        base: tuple[list, list] = ([], [])
+        if base_ref is not None:
+            _warn(_load(base_ref, base[0]), base[1])
+        game = _overlay(path, problems, warned, base, base_ref or path, path)
+    else:
+        game = _warn(_load(path, problems), warned, path if kind == "overlay" else None)
     return Outcome(game.pack_id if game and kind == "pack" else str(path), kind,
                    _unique(problems), _unique(warned))
 

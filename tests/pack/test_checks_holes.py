@@ -24,3 +24,15 @@ def test_a_procedure_parameter_named_like_a_builtin_is_an_error(horde, tmp_path)
     assert said(horde, tmp_path, "procedures:\n  half:\n    params: [max]\n    value: max / 2\n"
                 "actions:\n  - {id: t, at: main, do: 'me.score = half(2)'}\n") == [
         ("house.yaml", 4, "procedure 'half': parameter 'max' has the name of a builtin")]
+
+
+def test_a_patch_that_breaks_a_base_snippet_is_shown_at_the_patch(horde, tmp_path):
+    # the base's `do: bump(me, n)` (mini pack.yaml:51) now passes one argument too many
+    found = said(horde, tmp_path, "procedures:\n  bump:\n    params: [p]\n    do: |\n"
+                 "      p.score += 1\n      emit('bumped', who=p, by=1)\n")
+    assert found[0][:2] == ("house.yaml", 4)
+    assert found[0][2].startswith("'bump' takes 1 argument(s), got 2 (at ")
+    assert found[0][2].endswith("pack.yaml:51:9, after this change of procedures.bump.params)")
+    assert all(f == "house.yaml" for f, _, _ in found)
+    assert said(horde, tmp_path, "procedures:\n  bump:\n    params: [p, n]\n    do: |\n"
+                "      p.score += n\n      emit('bumped', who=p, by=n)\n") == []
