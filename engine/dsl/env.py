@@ -36,6 +36,9 @@ class Env:
     zones_read: set[str] = field(default_factory=set)
     # the pack's `emit(...)` calls: (event name, or None when worked out in play; Span; fields)
     emits: list[tuple[str | None, Any, tuple[str, ...]]] = field(default_factory=list)
+    # every snippet compiled, (tree, locate: its positions -> the pack's Span), for the
+    # analyses of `horde validate` (engine.pack.valuefacts)
+    snippets: list[tuple[Any, Any]] = field(default_factory=list)
 
 
 def type_of_value(v: Any) -> str:

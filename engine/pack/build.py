@@ -140,6 +140,7 @@ class Builder(NameChecks):
             self.problems.append(Problem(p.message, locate(p.pos), p.hint))
         if c is not None:
             c.locate = locate
+            self.env.snippets.append((tree, locate))
             for event, fields, pos in c.emits:
                 self.env.emits.append((event, locate(pos), fields))
         return c
