@@ -304,6 +304,9 @@ class Builder(NameChecks):
         fields = self.build_player_fields()
         vars_init = dict(raw.get("vars") or {})
         turn_init = dict(raw.get("turn") or {})
+        for ns, section, names in (("game", "vars", vars_init), ("turn", "turn", turn_init)):
+            for name in names:
+                env.var_spans[(ns, name)] = self.node(section).key_span(name)
         env.game_vars = {k: type_of_value(v) for k, v in vars_init.items()}
         env.turn_vars = {k: type_of_value(v) for k, v in turn_init.items()}
         procs = raw.get("procedures") or {}

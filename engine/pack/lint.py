@@ -17,6 +17,7 @@ from typing import Any
 from engine.errors import Problem
 from engine.flow.nodes import ASK, WINDOW
 from engine.pack.endorder import end_warnings
+from engine.pack.timefacts import time_warnings
 
 
 def warnings(game, overlay: Path | None = None) -> list[Problem]:
@@ -31,7 +32,7 @@ def warnings(game, overlay: Path | None = None) -> list[Problem]:
         pass  # `horde sim` says what is wrong with them
     out = [w for name in game.policies for w in policy_warnings(game, name)]
     out += _idle_asks(game) + _unread_params(game, overlay) + _undrawn_cards(game)
-    return out + end_warnings(game)
+    return out + end_warnings(game) + time_warnings(game, overlay)
 
 
 def _passing(game) -> set[str]:
