@@ -113,6 +113,10 @@ def _stems(folder: Path) -> list[Path]:
 
 
 def check_pack(pack_file: Path) -> Outcome:
+    """The base pack, each mode, each house rule: what each load finds, and each house
+    rule of the base checked in every mode too (engine.pack.modefacts: a point a mode
+    never reaches)."""
+    from engine.pack.modefacts import mode_problems
     folder = pack_file.parent
     problems: list[Problem] = []
     warned: list[Problem] = []
@@ -124,10 +128,28 @@ def check_pack(pack_file: Path) -> Outcome:
         modes = modes[:MAX_OVERLAYS]
         house = house[:MAX_OVERLAYS - len(modes)]
     base = (list(problems), list(warned))
-    for m in modes:
-        _overlay(pack_file, problems, warned, base, pack_file, m, mode=m.stem)
+    games = {m.stem: _overlay(pack_file, problems, warned, base, pack_file, m, mode=m.stem)
+             for m in modes}
+    checks = [([("the base game", game)], {str(Path(f).resolve()) for f in game.files})] if game else []
+    checks += [([(f"mode '{m}'", g)], {str(Path(folder / "modes" / f"{m}.yaml").resolve())})
+               for m, g in games.items() if g is not None]
+    combos = MAX_OVERLAYS
     for h in house:
-        _overlay(pack_file, problems, warned, base, pack_file, h, house=[h])
+        g = _overlay(pack_file, problems, warned, base, pack_file, h, house=[h])
+        if g is None:
+            continue
+        mode = next((m for m in games if str(Path(folder / "modes" / f"{m}.yaml").resolve())
+                     in {str(Path(f).resolve()) for f in g.files}), None)
+        loads = [(f"mode '{mode}'" if mode else "the base game", g)]
+        for m in games if mode is None else ():  # a house rule of the base goes with every mode
+            if combos > 0:
+                combos -= 1
+                loads.append((f"mode '{m}'", _load(pack_file, [], mode=m, house=[h])))
+        checks.append(([(label, x) for label, x in loads if x is not None], {str(h.resolve())}))
+    for loads, files in checks:
+        errors, warnings = mode_problems(loads, files)
+        problems.extend(errors)
+        warned.extend(warnings)
     parts = ["base"]
     if modes:
         parts.append(_plural(len(modes), "mode"))
@@ -199,6 +221,11 @@ def check_file(path: Path) -> Outcome:
         if base_ref is not None:
             _warn(_load(base_ref, base[0]), base[1])
         game = _overlay(path, problems, warned, base, base_ref or path, path)
+        if game is not None:
+            from engine.pack.modefacts import mode_problems
+            errors, warnings = mode_problems([("the game it makes", game)], {str(path.resolve())})
+            problems.extend(errors)
+            warned.extend(warnings)
     else:
         game = _warn(_load(path, problems), warned, path if kind == "overlay" else None)
     return Outcome(game.pack_id if game and kind == "pack" else str(path), kind,
