@@ -224,7 +224,7 @@ def check_file(path: Path) -> Outcome:
         game = _overlay(path, problems, warned, base, base_ref or path, path)
         if game is not None:
             from engine.pack.modefacts import mode_problems
-            errors, warnings = mode_problems([("the game it makes", game)], {str(path.resolve())})
+            errors, warnings = mode_problems([("its flow", game)], {str(path.resolve())})
             problems.extend(errors)
             warned.extend(warnings)
     else:

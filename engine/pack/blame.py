@@ -26,6 +26,10 @@ def _words(text: str) -> set[str]:
 def _culprit(problem: Problem, ours: list[Change]) -> Change:
     """The overlay change that most likely caused `problem`: the first whose path shares
     a name with the problem's message or the base line it points at."""
+    named = set(re.findall(r"'([^']+)'", problem.message))
+    for change in ours:  # an item the message names by its id first
+        if any(f"[id={n}]" in change.path for n in named):
+            return change
     said = _words(problem.message) | _words(source_excerpt(problem.span) or "" if problem.span else "")
     for change in ours:
         if _words(change.path) & said - {"id"}:

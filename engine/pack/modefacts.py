@@ -131,7 +131,8 @@ def mode_problems(loads: list[tuple[str, object]], files: set[str]) -> tuple[lis
     for u, labels in missing.items():
         elsewhere = everywhere.get(u.point, [])
         hint = (f"'{u.point}' is reached in {', '.join(elsewhere)}" if elsewhere else
-                f"no mode reaches '{u.point}'") + "; an action is offered at an ask or window the flow reaches"
+                f"nothing checked reaches '{u.point}'") + "; an action is offered only at an ask or " \
+            "window the flow reaches"
         if u in where:
             warnings.append(Problem(f"{u.what} is at '{u.point}', which {_modes(labels)} never "
                                     f"reach{'es' if len(labels) == 1 else ''}: it does nothing there",
