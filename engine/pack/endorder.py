@@ -1,7 +1,7 @@
 """Order of end rules: a rule that an earlier one always pre-empts never decides a game.
 
 The game's `end:` rules are tried in order after every effect and the first that holds
-ends the game. A house rule that adds `escaped with 3 health: a bonus` after `escaped`
+ends the game. A house rule that adds `reached the exit with 3 health` after `reached the exit`
 never fires: whenever it holds, the earlier rule holds too. That is found on the rules'
 trees (engine.dsl.ast), by a conservative test of implication: a condition implies
 another when it is the same (positions aside), when it holds every conjunct of it, when

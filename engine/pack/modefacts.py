@@ -1,6 +1,6 @@
 """Facts about modes: which asks and windows a game's flow can reach, and who they ask.
 
-A mode may replace the flow whole (Zombie Race): the base pack's flow procedures are
+A mode may replace the flow whole (`flow: {replace: true, ...}`): the base pack's flow procedures are
 still there, with their asks, but nothing calls them. A house rule's action at such a
 point is never offered in that mode, and a trigger on `point:<it>` never runs; an action
 `who: others` at a window that asks only the current player (or `who: current` at one

@@ -1,9 +1,9 @@
 """Facts about values: a test that the pack's own declarations make constant.
 
-`current.health > 30` where health is declared `max: params.max_health` and that param
-goes up to 20, `params.start_weapon == 'shotgun'` where shotgun is none of its `choices`,
-`roll(d6) == 7`, `z.id == 'sploderr'`, `z.at_door == 'explodes'` where no kind gives
-that: each loads and plays, and the rule is never (or always) taken. They are found by an
+`me.score > 30` where score is declared `max: params.goal` and that param goes up to 20,
+`params.level == 'hardd'` where that is none of its `choices`, a die face no die has, an
+id nothing has, a field compared to a value no card or kind gives it: each loads and
+plays, and the rule is never (or always) taken. They are found by an
 abstract interpretation of each snippet's tree (engine.dsl.ast): every expression is given
 what the pack says its value may be — an interval of whole numbers or a finite set of
 values — or nothing, when that is not known, and a comparison of two known domains that

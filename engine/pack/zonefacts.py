@@ -4,7 +4,7 @@ A card starts in its zone and goes to its discard zone when discarded; `draw(a, 
 what is in `a` to `b`, a zone's `refill` brings its refill zone's cards back; a rule that
 moves or copies an entity into a zone (`move`, `copy`, a board's words) may put any card
 there. So, by a fixpoint over those moves read from the snippets' trees, each card gets
-the zones it can enter, and `has(me.hand, 'relic')` where the relic never enters a hand is
+the zones it can enter, and `has(me.hand, 'key')` where the key card never enters a hand is
 never true. A zone named through anything but its name (a procedure's parameter, a
 computed value) in a draw, a move or a call of a building block makes every zone open to
 every card: unknown stays unknown.
