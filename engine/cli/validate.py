@@ -145,7 +145,12 @@ def check_pack(pack_file: Path) -> Outcome:
         for m in games if mode is None else ():  # a house rule of the base goes with every mode
             if combos > 0:
                 combos -= 1
-                loads.append((f"mode '{m}'", _load(pack_file, [], mode=m, house=[h])))
+                found: list[Problem] = []
+                loads.append((f"mode '{m}'", _load(pack_file, found, mode=m, house=[h])))
+                known = {(p.message, p.span) for p in problems}  # the house rule's own, in that mode
+                problems.extend(Problem(f"{p.message} (with mode '{m}')", p.span, p.hint) for p in found
+                                if (p.message, p.span) not in known and p.span is not None
+                                and Path(p.span.file).resolve() == h.resolve())
         checks.append(([(label, x) for label, x in loads if x is not None], {str(h.resolve())}))
     for loads, files in checks:
         errors, warnings = mode_problems(loads, files)

@@ -73,3 +73,14 @@ def test_who_others_at_a_window_that_asks_only_the_current_player(horde, tmp_pat
     assert found == [("house.yaml", 3, "action 'cheer' is `who: others`, but the window "
                                        "'after_success' asks only current: it is never offered")]
     assert [x for x in said(horde, tmp_path, rule.format("current"), base=RTB) if "policy" not in x[2]] == []
+
+
+def test_a_house_rule_s_trigger_on_an_event_a_mode_never_emits(horde, tmp_path):
+    quiet = "procedures:\n  bump:\n    params: [p, n]\n    do: p.score += n\n"
+    trig = "extends: ../pack.yaml\ntriggers:\n  - id: waved\n    on: {}\n    do: game.rounds += 0\n"
+    for name, on, want in (("a", "bumped", [("w.yaml", 4, "trigger on 'bumped': no event of that name "
+                                                        "is emitted (with mode 'quick')")]),
+                           ("b", "turn_start", [])):
+        folder = _pack(tmp_path / name, {"w.yaml": trig.format(on)})
+        (folder / "modes" / "quick.yaml").write_text("extends: ../pack.yaml\n" + quiet)
+        assert [x for x in _said(horde, folder) if x[0] == "w.yaml"] == want
