@@ -184,6 +184,7 @@ class Game:
 
         For text that is not part of the pack: scenario expectations, views, metrics.
         `where` is the YAML node the text came from, for error positions."""
+        from engine.dsl import ast
         from engine.dsl.compiler import compile_snippet
         from engine.dsl.parser import parse_expr, parse_program
         from engine.errors import DSLSyntaxError, PackError, Problem, locator
@@ -198,6 +199,7 @@ class Game:
             raise PackError([Problem(p.message, locate(p.pos), p.hint) for p in probs])
         assert c is not None
         c.locate = locate
+        self.env.vars_read.update(ast.variables_read(tree))  # a view's, a metric's: reads too
         return c
 
     def ext(self, name: str):

@@ -3,7 +3,8 @@ scenario files, and report every problem at once.
 
 A pack is checked the way it will be played: the base pack, then the base with each of
 its modes, then with each of its house-rule examples, each compiled by `engine.load` and
-its `view:` compiled by the renderer. A problem of the base pack shows up in every one of
+its `view:` compiled by the renderer. Its `metrics:` are compiled
+too, as `horde sim` will. A problem of the base pack shows up in every one of
 those loads; it is reported once. So is a warning (engine.pack.lint): what loads but can
 never matter in play. Warnings leave the exit status 0, unless `--strict`.
 """
@@ -54,14 +55,22 @@ def _unique(problems: list[Problem]) -> list[Problem]:
 
 def _load(ref, problems: list[Problem], **kw):
     """Load and compile (view included); collect problems instead of raising them."""
+    from engine.pack.valuefacts import value_problems
+    from engine.pack.zonefacts import zone_problems
     from engine.render.spec import compile_view
+    from engine.sim.batch import compile_metrics
     try:
         game = load(ref, **kw)
         compile_view(game)
-        return game
     except HordeError as exc:
         problems.extend(exc.problems)
         return None
+    try:  # what `horde sim` compiles when a batch is played
+        compile_metrics(game)
+    except HordeError as exc:
+        problems.extend(exc.problems)
+    problems.extend(value_problems(game) + zone_problems(game))
+    return game
 
 
 def _warn(game, warned: list[Problem], overlay: Path | None = None):
@@ -72,11 +81,43 @@ def _warn(game, warned: list[Problem], overlay: Path | None = None):
     return game
 
 
+def _overlay(ref, problems: list[Problem], warned: list[Problem], base: tuple[list, list],
+             base_ref, overlay: Path, **kw):
+    """Load `ref` with an overlay (`kw`: its mode or house rule, or none when `ref` is the
+    overlay file) and add its problems and warnings; those it causes in `base_ref`'s
+    files, which the base load (`base`: its problems and warnings) has not, are shown at
+    the overlay's line (engine.pack.blame)."""
+    from engine.pack.blame import repoint
+    from engine.pack.changes import changes
+    from engine.pack.loader import load_tree
+    found: list[Problem] = []
+    said: list[Problem] = []
+    game = _warn(_load(ref, found, **kw), said, overlay)
+    mine = str(overlay.resolve())
+    if any(p.span is not None and str(Path(p.span.file).resolve()) != mine for p in found + said):
+        try:
+            before, after = load_tree(base_ref), load_tree(ref, **kw)
+        except HordeError:
+            pass
+        else:
+            ours = sorted(set(after.files) - set(before.files))
+            diff = changes(before.node, after.node)
+            found = repoint(found, base[0], ours, diff)
+            said = repoint(said, base[1], ours, diff)
+    problems.extend(found)
+    warned.extend(said)
+    return game
+
+
 def _stems(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
 
 
 def check_pack(pack_file: Path) -> Outcome:
+    """The base pack, each mode, each house rule: what each load finds, and each house
+    rule of the base checked in every mode too (engine.pack.modefacts: a point a mode
+    never reaches)."""
+    from engine.pack.modefacts import mode_problems
     folder = pack_file.parent
     problems: list[Problem] = []
     warned: list[Problem] = []
@@ -87,10 +128,34 @@ def check_pack(pack_file: Path) -> Outcome:
                                 f"more than the {MAX_OVERLAYS} validate checks (the first ones)"))
         modes = modes[:MAX_OVERLAYS]
         house = house[:MAX_OVERLAYS - len(modes)]
-    for m in modes:
-        _warn(_load(pack_file, problems, mode=m.stem), warned, m)
+    base = (list(problems), list(warned))
+    games = {m.stem: _overlay(pack_file, problems, warned, base, pack_file, m, mode=m.stem)
+             for m in modes}
+    checks = [([("the base game", game)], {str(Path(f).resolve()) for f in game.files})] if game else []
+    checks += [([(f"mode '{m}'", g)], {str(Path(folder / "modes" / f"{m}.yaml").resolve())})
+               for m, g in games.items() if g is not None]
+    combos = MAX_OVERLAYS
     for h in house:
-        _warn(_load(pack_file, problems, house=[h]), warned, h)
+        g = _overlay(pack_file, problems, warned, base, pack_file, h, house=[h])
+        if g is None:
+            continue
+        mode = next((m for m in games if str(Path(folder / "modes" / f"{m}.yaml").resolve())
+                     in {str(Path(f).resolve()) for f in g.files}), None)
+        loads = [(f"mode '{mode}'" if mode else "the base game", g)]
+        for m in games if mode is None else ():  # a house rule of the base goes with every mode
+            if combos > 0:
+                combos -= 1
+                found: list[Problem] = []
+                loads.append((f"mode '{m}'", _load(pack_file, found, mode=m, house=[h])))
+                known = {(p.message, p.span) for p in problems}  # the house rule's own, in that mode
+                problems.extend(Problem(f"{p.message} (with mode '{m}')", p.span, p.hint) for p in found
+                                if (p.message, p.span) not in known and p.span is not None
+                                and Path(p.span.file).resolve() == h.resolve())
+        checks.append(([(label, x) for label, x in loads if x is not None], {str(h.resolve())}))
+    for loads, files in checks:
+        errors, warnings = mode_problems(loads, files)
+        problems.extend(errors)
+        warned.extend(warnings)
     parts = ["base"]
     if modes:
         parts.append(_plural(len(modes), "mode"))
@@ -129,6 +194,18 @@ def check_scenarios(path: Path, nodes) -> Outcome:
     return Outcome(str(path), _plural(len(nodes), "scenario"), _unique(problems))
 
 
+def _extended(path: Path, ref: str) -> Path | str | None:
+    """What overlay `path` extends (`extends: ref`): a file next to it, or a pack id."""
+    from engine.pack.loader import resolve_ref
+    near = (path.parent / ref)
+    if near.is_file():
+        return near
+    try:
+        return resolve_ref(ref)
+    except HordeError:
+        return None
+
+
 def check_file(path: Path) -> Outcome:
     from engine.pack.yamlspan import compose_file
     try:
@@ -144,7 +221,19 @@ def check_file(path: Path) -> Outcome:
     problems: list[Problem] = []
     warned: list[Problem] = []
     kind = "overlay" if isinstance(value, dict) and "extends" in value else "pack"
-    game = _warn(_load(path, problems), warned, path if kind == "overlay" else None)
+    if kind == "overlay" and isinstance(value["extends"].value, str):
+        base_ref = _extended(path, value["extends"].value)
+        base: tuple[list, list] = ([], [])
+        if base_ref is not None:
+            _warn(_load(base_ref, base[0]), base[1])
+        game = _overlay(path, problems, warned, base, base_ref or path, path)
+        if game is not None:
+            from engine.pack.modefacts import mode_problems
+            errors, warnings = mode_problems([("its flow", game)], {str(path.resolve())})
+            problems.extend(errors)
+            warned.extend(warnings)
+    else:
+        game = _warn(_load(path, problems), warned, path if kind == "overlay" else None)
     return Outcome(game.pack_id if game and kind == "pack" else str(path), kind,
                    _unique(problems), _unique(warned))
 

@@ -156,3 +156,17 @@ def _nodes(value) -> Iterator[Node]:
     elif isinstance(value, tuple):
         for item in value:
             yield from _nodes(item)
+
+
+def variables_read(tree: Node, updates: bool = True) -> set[tuple[str, str]]:
+    """('turn' or 'game', name) of each `turn.x` and `game.x` that `tree` reads (an
+    assignment's target is a read too when it adds to the old value, `turn.x += 1`,
+    unless not `updates`: what only updates itself is never read by anything else)."""
+    nodes = [node for node, _ in walk(tree)]
+    written = {id(n.target) for n in nodes if isinstance(n, Assign) and (n.op == "=" or not updates)}
+    out = set()
+    for node in nodes:
+        if id(node) not in written and isinstance(node, Attr) and isinstance(node.obj, Name) \
+                and node.obj.id in ("turn", "game"):
+            out.add((node.obj.id, node.name))
+    return out

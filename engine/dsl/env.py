@@ -36,6 +36,13 @@ class Env:
     zones_read: set[str] = field(default_factory=set)
     # the pack's `emit(...)` calls: (event name, or None when worked out in play; Span; fields)
     emits: list[tuple[str | None, Any, tuple[str, ...]]] = field(default_factory=list)
+    # every snippet compiled, (tree, locate: its positions -> the pack's Span), for the
+    # analyses of `horde validate` (engine.pack.valuefacts)
+    snippets: list[tuple[Any, Any]] = field(default_factory=list)
+    # ('turn' or 'game', name) read by text compiled later (a view, a metric), and where
+    # each turn and game variable is declared (engine.pack.timefacts)
+    vars_read: set[tuple[str, str]] = field(default_factory=set)
+    var_spans: dict[tuple[str, str], Any] = field(default_factory=dict)
 
 
 def type_of_value(v: Any) -> str:

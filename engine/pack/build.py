@@ -140,6 +140,7 @@ class Builder(NameChecks):
             self.problems.append(Problem(p.message, locate(p.pos), p.hint))
         if c is not None:
             c.locate = locate
+            self.env.snippets.append((tree, locate))
             for event, fields, pos in c.emits:
                 self.env.emits.append((event, locate(pos), fields))
         return c
@@ -303,9 +304,13 @@ class Builder(NameChecks):
         fields = self.build_player_fields()
         vars_init = dict(raw.get("vars") or {})
         turn_init = dict(raw.get("turn") or {})
+        for ns, section, names in (("game", "vars", vars_init), ("turn", "turn", turn_init)):
+            for name in names:
+                env.var_spans[(ns, name)] = self.node(section).key_span(name)
         env.game_vars = {k: type_of_value(v) for k, v in vars_init.items()}
         env.turn_vars = {k: type_of_value(v) for k, v in turn_init.items()}
         procs = raw.get("procedures") or {}
+        self.check_shadowing(procs)
         for name, spec in procs.items():
             if "flow" in spec:
                 env.flow_procs[name] = list(spec.get("params", []))

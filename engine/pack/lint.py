@@ -3,7 +3,8 @@
 None of these stops a pack from loading — a pack in progress may well have a param it does
 not use yet — but each is usually a slip: a policy that never plays a new action (so
 `horde compare --bots greedy` measures no change, with confidence), an ask nobody is ever
-asked anything at, a param no rule reads, a card dealt into a zone no rule looks at.
+asked anything at, a param no rule reads, a card dealt into a zone no rule looks at, an end
+rule an earlier one always pre-empts (engine.pack.endorder).
 `horde validate` shows them (`--strict` makes them errors); `horde sim` and `horde
 compare` show the policy ones for a variant's new actions.
 """
@@ -15,6 +16,8 @@ from typing import Any
 
 from engine.errors import Problem
 from engine.flow.nodes import ASK, WINDOW
+from engine.pack.endorder import end_warnings
+from engine.pack.timefacts import time_warnings
 
 
 def warnings(game, overlay: Path | None = None) -> list[Problem]:
@@ -29,7 +32,7 @@ def warnings(game, overlay: Path | None = None) -> list[Problem]:
         pass  # `horde sim` says what is wrong with them
     out = [w for name in game.policies for w in policy_warnings(game, name)]
     out += _idle_asks(game) + _unread_params(game, overlay) + _undrawn_cards(game)
-    return out
+    return out + end_warnings(game) + time_warnings(game, overlay)
 
 
 def _passing(game) -> set[str]:

@@ -52,6 +52,23 @@ class NameChecks:
             trees[name] = (list(spec.get("params", [])), tree)
         env.proc_kinds = names.param_kinds(trees, BUILTINS)
 
+    def check_shadowing(self, procs: dict) -> None:
+        """A procedure named like a builtin would answer every call of that builtin, the
+        base pack's own included (a house rule's `count` replaces the engine's for every
+        rule); a procedure parameter so named hides the builtin inside it."""
+        section = self.node("procedures")
+        for name, spec in procs.items():
+            if name in BUILTINS:
+                self.fail(f"procedure '{name}' has the name of a builtin: it would replace "
+                          f"{name}() for every rule of the pack", span=section.key_span(name),
+                          hint=f"give it a name of its own (e.g. my_{name})")
+            params = spec.get("params") if isinstance(spec, dict) else None
+            for k, p in enumerate(params if isinstance(params, list) else []):
+                if isinstance(p, str) and p in BUILTINS:
+                    self.fail(f"procedure '{name}': parameter '{p}' has the name of a builtin",
+                              "procedures", name, "params", k,
+                              hint=f"give it a name of its own (e.g. {p}_)")
+
     def check_triggers(self, nodes, extensions: dict) -> None:
         """A trigger on an event that nothing announces would never run: an error, unless
         the pack emits an event whose name it works out in play (`emit(x)`)."""

@@ -26,7 +26,7 @@ def game(tmp_path_factory):
   pong:
     params: [n]
     do: ping(n)
-  top:
+  apex:
     do: |
       left()
       right()
@@ -78,9 +78,9 @@ def test_a_board_word_is_not_known_to_leave_the_frames_alone():
 
 
 def test_reached_follows_procedures_once_and_stops_at_cycles(game):
-    top = game.effect_procs["top"][1].facts
-    found = reached(game.effect_procs, top)
-    assert found is not None and len(found) == 4  # top, left, right, bottom: each once
+    apex = game.effect_procs["apex"][1].facts
+    found = reached(game.effect_procs, apex)
+    assert found is not None and len(found) == 4  # apex, left, right, bottom: each once
     assert reached(game.effect_procs, facts(game, "ping(1)")) is None  # ping and pong call each other
     assert reached(game.effect_procs, facts(game, "bump(me, 1)")) is not None
     assert reached({}, facts(game, "bump(me, 1)")) is None  # a procedure the game lacks
