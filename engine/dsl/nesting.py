@@ -21,7 +21,7 @@ so a copy costs what the value holds in memory, not what it is written out.
 
 from __future__ import annotations
 
-from engine.dsl.runtime import MAX_LEN
+from engine.dsl.values import MAX_LEN
 from engine.errors import RuleRuntimeError
 
 MAX_ITEMS = MAX_LEN  # items of a stored value written out, lists in it as often as they occur

@@ -13,6 +13,7 @@ and the items `in` looks through, are charged to the step budget first (engine.d
 
 from __future__ import annotations
 
+from engine.dsl import values
 from engine.dsl.values import E_OF, E, Face, P, Z
 from engine.errors import RuleRuntimeError
 
@@ -119,7 +120,7 @@ def contains(S, x, coll):
 
 # ---------- arithmetic within caps ----------
 
-MAX_LEN = 1_000_000  # characters of a text, items of a list
+MAX_LEN = values.MAX_LEN  # characters of a text, items of a list
 TEXT_UNIT = 100  # characters of text `+` and `*` copy in a step (engine.dsl.work)
 INT_BITS = 64  # a product lies in -2**63 .. 2**63-1, as a 64-bit integer (CEL's int)
 _LO, _HI = -(1 << (INT_BITS - 1)), (1 << (INT_BITS - 1)) - 1

@@ -7,6 +7,10 @@ so flow frames can hold them as plain data.
 
 from __future__ import annotations
 
+# characters of a text, items of a list, items of a stored value written out: the one size cap
+# of the language's values (engine.dsl.runtime, engine.dsl.nesting)
+MAX_LEN = 1_000_000
+
 
 class _Table(dict):
     """One kind's interned references by number. A reference not made yet is made on first

@@ -128,13 +128,16 @@ def _edit(pack: Path, old: str, new: str) -> None:
 
 
 def test_two_nested_flow_nodes_with_one_id_in_a_base_pack(pack):
+    lines = (pack / "pack.yaml").read_text().split("\n")
+    first = lines.index("          - id: turn-start") + 1
+    second = lines.index("          - id: roll-black") + 1  # the line the error names
     _edit(pack, "          - id: roll-black\n", "          - id: turn-start\n")
     with pytest.raises(PackError) as info:
         engine.load(pack)
     (problem,) = info.value.problems
-    assert (problem.span.line, problem.span.col) == (125, 17)
+    assert (problem.span.line, problem.span.col) == (second, 17)
     assert problem.message == ("procedures.turn.flow[0].else: id 'turn-start' is given twice "
-                               f"in this list (first at {pack / 'pack.yaml'}:122:17)")
+                               f"in this list (first at {pack / 'pack.yaml'}:{first}:17)")
 
 
 def test_two_cards_with_one_id_in_a_base_pack_name_both_lines(pack):

@@ -120,5 +120,6 @@ def test_copies_past_the_entity_cap_stop_the_game(tmp_path):
     pack = tmp_path / "pile.yaml"
     pack.write_text(MINI.read_text() + "setup: |\n  repeat 25:\n    for c in cards(deck):\n"
                     "      copy(c, deck)\n")
-    with pytest.raises(RuleRuntimeError, match=f"at most {MAX_ENTITIES:,} entities"):
+    # the loop's work is charged to the step budget (engine.dsl.work), which may end it first
+    with pytest.raises(RuleRuntimeError, match=f"at most {MAX_ENTITIES:,} entities|more than 200000 steps"):
         engine.load(pack).new_state(players=2)

@@ -61,7 +61,7 @@ def decisions(path: Path) -> int:
 def test_a_signal_during_play_saves_the_decisions_made(tmp_path, signum, code):
     save = tmp_path / "game.json"
     child = spawn("play", "roll-them-bones", "--players", "human,random", "--seed", "3",
-                  "--save", str(save), tmp_path=tmp_path)
+                  "--save", str(save), "--plain", tmp_path=tmp_path)  # the table: tests/tui/test_pty.py
     child.expect(PROMPT)
     child.sendline("pass")  # P0 keeps its card: more prompts come
     child.expect(PROMPT)
@@ -79,7 +79,7 @@ def test_a_signal_during_resume_saves_the_decisions_made_since(tmp_path, horde, 
                   "--save", save, input="q\n")
     assert first.exit_code == 0, first.output
     before = decisions(save)
-    child = spawn("resume", str(save), tmp_path=tmp_path)
+    child = spawn("resume", str(save), "--plain", tmp_path=tmp_path)
     child.expect(PROMPT)
     child.sendline("pass")
     child.expect(PROMPT)

@@ -116,7 +116,7 @@ def test_a_path_the_system_refuses_is_a_clear_error(horde, command):
     r = horde(command, "x" * 400)  # longer than a file name may be
     assert r.exit_code == 1, r.output
     assert "internal error" not in r.output
-    assert "x" * 400 in r.output
+    assert "x" * 100 in r.output  # named, though a long message is cut in its middle
 
 
 def test_a_file_name_that_is_not_utf8_is_shown_escaped(horde, tmp_path, monkeypatch):

@@ -64,7 +64,7 @@ try:
 except HordeError as exc:
     span = exc.problem.span
     out = {"error": exc.problem.message, "line": span.line if span else None}
-out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+out["rss_mb"] = int(next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:'))) / 1024
 print(json.dumps(out))
 """
 
@@ -133,8 +133,9 @@ try:
     runpy.run_module("engine", run_name="__main__")
 except SystemExit as exc:
     code = exc.code
+peak = int(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")))
 with open(out, "w") as f:
-    json.dump({"code": code, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}, f)
+    json.dump({"code": code, "rss_mb": peak / 1024}, f)
 """
 
 # commands that copy the state (search bots clone it at every decision) or save it

@@ -7,7 +7,8 @@ bounded memory.
 
 Every case runs in a process of its own, so that a case that would hang or eat the
 machine is stopped (the timeout is the failure, with the address space capped as a
-guard), and so that its peak resident memory is its own (`ru_maxrss`). Nothing here
+guard), and so that its peak resident memory is its own (`VmHWM` of /proc/self/status:
+`ru_maxrss` would carry the peak of the process it was forked from). Nothing here
 times the work: the budget in steps is what bounds it.
 """
 
@@ -57,7 +58,7 @@ try:
 except HordeError as exc:
     span = exc.problem.span
     out = {"error": exc.problem.message, "line": span.line if span else None}
-out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+out["rss_mb"] = int(next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:'))) / 1024
 print(json.dumps(out))
 """
 
