@@ -101,9 +101,13 @@ class BoardPane(ScrollableContainer):
                 return
 
 
-class PlayersPane(Static):
+class PlayersPane(VerticalScroll):
     """The players' table turned on its side (a column per seat, a row per `view:` column)
-    so any number of columns fits a narrow pane; then the goal and progress."""
+    so any number of columns fits a narrow pane; then the goal and progress. It scrolls: on
+    a small screen the goal's lines stay within reach below the table."""
+
+    def compose(self):
+        yield Static(id="players-body")
 
     def show(self, renderer, S, viewer) -> None:
         d = S.decision()
@@ -126,7 +130,7 @@ class PlayersPane(Static):
         goal = renderer.goal(S, viewer)
         if goal is not None:
             parts.append(goal)
-        self.update(Group(*parts))
+        self.query_one("#players-body", Static).update(Group(*parts))
 
 
 class HandPane(VerticalScroll):
