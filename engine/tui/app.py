@@ -20,14 +20,13 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 
 from engine.errors import printable
 from engine.render import Renderer
 from engine.render.panels import result_text
 from engine.tui.help import help_body
-from engine.tui.panes import BoardPane, ChoicesPane, HandPane, LogPane, PlayersPane
+from engine.tui.panes import BoardPane, ChoicesPane, HandPane, LogPane, PlayersPane, table_layout
 from engine.tui.screens import HelpScreen, PassScreen, QuitScreen
 from engine.tui.table import Table
 
@@ -69,17 +68,7 @@ class TableApp(App[None]):
 
     # ---------- layout ----------
     def compose(self) -> ComposeResult:
-        yield Static(id="title")
-        with Horizontal(id="table"):
-            with Vertical(id="left"):
-                yield BoardPane(id="board")
-                yield Static(id="prompt")
-                yield ChoicesPane(id="choices")
-            with Vertical(id="right"):
-                yield PlayersPane(id="players")
-                yield HandPane(id="hand-pane")
-                yield LogPane(id="log", wrap=True, markup=False, highlight=False, min_width=20)
-        yield Footer()
+        yield from table_layout(choices=True)
 
     def on_mount(self) -> None:
         self._signals()

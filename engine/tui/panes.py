@@ -17,9 +17,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events
-from textual.containers import ScrollableContainer, VerticalScroll
+from textual.app import ComposeResult
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import OptionList, RichLog, Static
+from textual.widgets import Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from engine.cli.seen import lines_of
@@ -211,3 +212,21 @@ class ChoicesPane(OptionList):
             options.append(Option(prompt, id=f"c{k}"))
         self.add_options(options)
         self.highlighted = 0 if options else None
+
+
+def table_layout(choices: bool) -> ComposeResult:
+    """The table's panes, as the game and the replay viewer both lay them out: the board
+    and the prompt (and, in a game, the choices) on the left; players, hand and log on the
+    right (horde.tcss sizes them)."""
+    yield Static(id="title")
+    with Horizontal(id="table"):
+        with Vertical(id="left"):
+            yield BoardPane(id="board")
+            yield Static(id="prompt")
+            if choices:
+                yield ChoicesPane(id="choices")
+        with Vertical(id="right"):
+            yield PlayersPane(id="players")
+            yield HandPane(id="hand-pane")
+            yield LogPane(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+    yield Footer()

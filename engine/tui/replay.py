@@ -15,14 +15,13 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from engine.errors import HordeError, printable
 from engine.render import Renderer
 from engine.render.panels import result_text
 from engine.tui.help import help_body
-from engine.tui.panes import BoardPane, HandPane, LogPane, PlayersPane
+from engine.tui.panes import BoardPane, HandPane, LogPane, PlayersPane, table_layout
 from engine.tui.screens import HelpScreen, JumpScreen
 
 
@@ -54,16 +53,7 @@ class ReplayApp(App[None]):
         self.viewer: int | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(id="title")
-        with Horizontal(id="table"):
-            with Vertical(id="left"):
-                yield BoardPane(id="board")
-                yield Static(id="prompt")
-            with Vertical(id="right"):
-                yield PlayersPane(id="players")
-                yield HandPane(id="hand-pane")
-                yield LogPane(id="log", wrap=True, markup=False, highlight=False, min_width=20)
-        yield Footer()
+        yield from table_layout(choices=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Stepping keys belong to the table only: in the jump dialog they edit the turn."""
