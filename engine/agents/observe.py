@@ -19,6 +19,7 @@ from __future__ import annotations
 import weakref
 
 from engine.agents.domains import board_cells, entity_kinds, per_table
+from engine.dsl.values import E
 from engine.model import may_see
 
 _LAYOUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -124,21 +125,72 @@ def tensor(S, player: int) -> list[float]:
     return out
 
 
-def seen_by(S, player: int | None) -> dict:
-    """What the seat sees now: player records, zones (hidden ones by their size), the
-    entities it may see, game and turn variables, whose decision it is."""
-    zones, hidden = {}, set()
+def _names(S, player: int | None) -> dict[int, tuple]:
+    """uid -> how the seat tells that entity: by its zone and place in it when it may look
+    in the zone, by the zone alone when it may not, by what it is and where it stands (its
+    record) when it is on no zone. Never by its uid: which copy of a card a player drew
+    from a shared face-down bag is no one's to know, and the uid says it."""
+    names: dict[int, tuple] = {}
     for key, uids in S.zones.items():
         if can_see(S, key, player):
-            zones[key] = uids
+            for i, u in enumerate(uids):
+                names[u] = (key, i)
+        else:
+            for u in uids:
+                names[u] = (key,)
+    if len(names) < len(S.ents):
+        for u, e in S.ents.items():
+            if u not in names:
+                names[u] = ("@", repr(_record(e, names)))
+    return names
+
+
+_PLAIN = frozenset({int, str, bool, float, type(None)})
+
+
+def _record(e: dict, names: dict[int, tuple]) -> dict:
+    """A record as the seat tells it: itself when it holds plain values only (most do)."""
+    if _PLAIN.issuperset(map(type, e.values())):
+        return e
+    return {k: v if type(v) in _PLAIN else _renamed(v, names) for k, v in e.items()}
+
+
+def _renamed(v, names: dict[int, tuple]):
+    """`v` with every entity reference written as the seat tells it (`_names`)."""
+    t = type(v)
+    if t is E:
+        return names.get(v.i, ("?",))  # gone, or on no zone while those are named
+    if t is list:
+        return [_renamed(x, names) for x in v]
+    if t is tuple:
+        return tuple(_renamed(x, names) for x in v)
+    if t is dict:
+        return {_renamed(k, names): _renamed(x, names) for k, x in v.items()}
+    if t is set or t is frozenset:
+        return sorted(repr(_renamed(x, names)) for x in v)
+    return v
+
+
+def seen_by(S, player: int | None) -> dict:
+    """What the seat sees now, every entity told as the seat tells it (`_names`), never by
+    its uid: player records; each zone, as the records it holds in order when the seat may
+    look in it, else its size; the entities on no zone (a board's pieces), sorted; game
+    variables (not the engine's own, `@`-named: derived indexes) and turn variables; whose
+    decision it is."""
+    names = _names(S, player)
+    zones: dict[str, object] = {}
+    for key, uids in S.zones.items():
+        if can_see(S, key, player):
+            ents = S.ents
+            zones[key] = [_record(ents[u], names) for u in uids]
         else:
             zones[key] = len(uids)
-            hidden.update(uids)
-    seen = {u: e for u, e in S.ents.items() if u not in hidden} if hidden else S.ents
+    loose = sorted(n[1] for n in names.values() if n[0] == "@")
     d = S.decision() if not S.over and not S.is_chance_node() else None
-    return {"viewer": player, "pl": S.pl, "zones": zones, "ents": seen, "vars": S.vars,
-            "turn": S.turn, "turns": S.turns, "over": S.over, "winners": S.winners,
-            "deciding": None if d is None else (d.player, d.point)}
+    return {"viewer": player, "pl": [_record(r, names) for r in S.pl], "zones": zones, "loose": loose,
+            "vars": _renamed({k: v for k, v in S.vars.items() if not k.startswith("@")}, names),
+            "turn": _renamed(S.turn, names), "turns": S.turns, "over": S.over,
+            "winners": S.winners, "deciding": None if d is None else (d.player, d.point)}
 
 
 def observation(S, player: int | None) -> str:
