@@ -54,3 +54,14 @@ def test_the_docs_show_a_command_the_script_takes():
     assert cmd, "docs/agents.md lost the training example's command"
     args = mod.parser().parse_args(shlex.split(cmd.group(1)))  # exits on a flag it lacks
     assert args.episodes > 0
+
+
+@pytest.mark.slow
+def test_the_docs_show_what_the_command_prints(capsys):
+    """The whole documented run (300 games and 200 evaluation games: seconds of CPU)."""
+    mod = _module()
+    text = DOC.read_text()
+    m = re.search(r"\$ python examples/train_rtb\.py([^\n]*)\n(.*?)```", text, re.S)
+    assert m
+    mod.main(shlex.split(m.group(1)))
+    assert capsys.readouterr().out == m.group(2)
