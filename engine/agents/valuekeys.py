@@ -1,10 +1,10 @@
 """The values a game or turn variable (or a text player field) may hold, read from the
 pack's code, so the observation tensor can give each one a slot before any game is played.
 
-- a text variable: its initial value and every text literal assigned to it (`turn.last =
-  'black'`); unknown when anything else is assigned to it;
-- a list of die faces (`turn.dice = roll(zombie_item, turn.idice) + roll(...)`): at most
-  how many, and which faces: `roll(die, n)` gives at most the most `n` may be (a whole
+- a text variable: its initial value and every text literal assigned to it (`turn.x =
+  'a'`); unknown when anything else is assigned to it;
+- a list of die faces (`turn.x = roll(die_a, turn.n) + roll(die_b, 2)`): at most how
+  many, and which faces: `roll(die, n)` gives at most the most `n` may be (a whole
   number, a variable only ever set to whole numbers, their sums and differences), of that
   die's faces, and `+` joins lists. Unknown for anything else.
 
