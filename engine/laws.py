@@ -4,7 +4,8 @@ Two families of laws. The pack's own: its `invariants:` and every `min:`/`max:` 
 field (`violations(state)`). The engine's own, true of every pack: no card, token or piece
 appears or vanishes and each is in exactly one place; legal actions are sorted and unique;
 a clone and a saved-and-loaded copy equal the state and share its future; a player's view
-holds nothing from zones hidden from them; a game ends (within its turn limit and decision
+holds nothing from zones hidden from them, and their agent observation stays the same when
+entities are renamed and those zones shuffled; a game ends (within its turn limit and decision
 budget) and never comes back to a situation it was already in; the same seed and decisions
 give the same game.
 
@@ -17,16 +18,20 @@ the law is broken (`expect`), or else the name of the law (`key`) for `expect_la
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine import rng
+from engine.agents import observe
+from engine.agents.relabel import derangement, shuffled, twin
 from engine.codec import state_view
 from engine.dsl.compiler import Compiled
 from engine.errors import HordeError, Span
 from engine.flow.machine import evaluate
 from engine.flow.nodes import REPEAT
+from engine.hidden import hidden_zone_keys
 from engine.snapshot import UNSTEP, RecordMemo, fingerprint, situation
 
 LAWS = {
@@ -34,7 +39,8 @@ LAWS = {
     "conservation": "no card, token or piece appears or vanishes, and each is in exactly one place",
     "legal-actions": "legal actions are sorted and unique, and each can be taken",
     "round-trip": "a clone and a saved-and-loaded copy equal the state and share its future",
-    "view": "a player's view shows nothing from zones hidden from them",
+    "view": "a player's view shows nothing from zones hidden from them, and their observation "
+            "names no entity by its engine number nor depends on the order of those zones",
     "ends": "the game ends: within its turn limit and the decision budget, never coming back "
             "to a situation it was in",
     "determinism": "the same seed and the same decisions give the same game",
@@ -275,6 +281,29 @@ def view_leaks(S, d: dict | None = None) -> list[Violation]:
     return out
 
 
+def relabel_leaks(S, rng) -> list[Violation]:
+    """Each seat's (and a spectator's) observation, string and tensor, that changes when
+    every entity is renamed (engine.agents.relabel) and the zones hidden from it shuffled:
+    information states chain observations and action ids, so they hold too."""
+    if len(S.ents) < 2:
+        return []
+    T = twin(S, derangement(list(S.ents), rng))
+    zones, out = T.zones, []
+    for player in [*range(len(S.pl)), None]:
+        shuffled(T, zones, set(hidden_zone_keys(S, player)), rng)
+        what, a, b = None, observe.seen_by(S, player), observe.seen_by(T, player)
+        if repr(a) != repr(b):
+            what = "observation (" + ", ".join(k for k in a if repr(a[k]) != repr(b[k])) + ")"
+        elif player is not None and observe.tensor(S, player) != observe.tensor(T, player):
+            what = "observation tensor"
+        if what:
+            who = f"P{player}" if player is not None else "a spectator"
+            out.append(Violation(LAWS["view"], None, f"{who}'s {what} changes when entities "
+                                 "are renamed or the zones hidden from them shuffled: it tells "
+                                 "what they cannot see", "view"))
+    return out
+
+
 # ---------- ending ----------
 def determinism(S, again) -> list[Violation]:
     """`again` replayed `S`'s seed and decisions: both logs must be the same."""
@@ -343,6 +372,8 @@ class Watch:
         d = self.memo.to_dict(S) if "view" in on else None  # one encoding for both laws
         if "view" in on:
             out += view_leaks(S, d)
+            if self.steps % 2 == 0:  # every other look: it costs two observations a seat
+                out += relabel_leaks(S, random.Random(self.steps))
         if "ends" in on:
             out += self._ends(S, d)
         return out

@@ -293,11 +293,17 @@ class Observer:
 
     def __init__(self, game: Config, iig_obs_type=None):
         self.recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(game.layout.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        # with perfect recall there is no tensor (the game type says it provides none): the
+        # seat's view now is no information state, and a digest is no vector to learn from
+        self.tensor = None if self.recall else np.zeros(game.layout.size, np.float32)
+        self.dict = {} if self.recall else {"observation": self.tensor}
 
     def set_from(self, state, player):
         t = self.tensor
+        if t is None:
+            raise pyspiel.SpielError("horde games provide no information state tensor "
+                                     "(provides_information_state_tensor is False): use "
+                                     "information_state_string, or observation_tensor")
         t.fill(0)
         for i, v in observe.entries(state.S, player):
             t[i] = v

@@ -4,8 +4,9 @@ Needs the optional extra: `pip install -e '.[agents]'`. Agents are `player_0`...
 acts through a `Discrete` space of the pack's fixed action ids (engine.agents.actions) and
 observes a dict: `observation`, the seat's tensor (engine.agents.observe), and
 `action_mask`, 1 for each legal id. Chance rolls inside, from the seed `reset` is given,
-as in `horde sim`. Rewards come at the end: each seat's return. A game cut short by
-`turns` ends as horde's turn limit ends one (terminated, a draw); one that reaches
+as in `horde sim`; a reset without a seed plays the next seed of the env's random stream
+(PettingZoo's convention). Rewards come at the end: each seat's return. A game cut short
+by `turns` ends as horde's turn limit ends one (terminated, a draw); one that reaches
 `max_moves` decisions is truncated. `policy(env, spec)` plays agents with horde's bots.
 """
 
@@ -15,6 +16,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 import engine
@@ -44,6 +46,8 @@ class HordeEnv(AECEnv):
                             for a in self.possible_agents}
         self._act_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
         self.S: Any = None  # the game under way, from reset() on
+        self.np_random: np.random.Generator | None = None  # seeds unseeded resets' games
+        self.np_random_seed: int | None = None
 
     def observation_space(self, agent):
         return self._obs_spaces[agent]
@@ -52,7 +56,17 @@ class HordeEnv(AECEnv):
         return self._act_spaces[agent]
 
     def reset(self, seed=None, options=None):
-        self.S = self.game.new_state(players=self.n, seed=0 if seed is None else int(seed))
+        """A new game: `seed` gives the game `horde sim --seed` plays and seeds the env's
+        random stream; without it the game's seed is the stream's next number (PettingZoo's
+        convention: a first reset without a seed starts the stream from fresh entropy)."""
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(int(seed) % (1 << 64))
+            game_seed = int(seed)
+        else:
+            if self.np_random is None:
+                self.np_random, self.np_random_seed = seeding.np_random(None)
+            game_seed = int(self.np_random.integers(0, 1 << 63))
+        self.S = self.game.new_state(players=self.n, seed=game_seed)
         if self.turns:
             self.S.stop_turns = self.turns
         self.moves = 0

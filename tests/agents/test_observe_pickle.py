@@ -66,5 +66,6 @@ def test_the_tensor_keeps_its_declared_shape_and_hides_what_the_seat_cannot_see(
         for key, uids in S.zones.items():
             if not observe.can_see(S, key, 0):
                 assert seen["zones"][key] == len(uids)
-                assert not any(u in seen["ents"] for u in uids)
-        assert "log" not in seen and "history" not in seen
+            else:
+                assert [r["id"] for r in seen["zones"][key]] == [S.ents[u]["id"] for u in uids]
+        assert "log" not in seen and "history" not in seen and "ents" not in seen
