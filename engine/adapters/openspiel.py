@@ -72,6 +72,11 @@ def register(pack, mode: str | None = None, raw: dict | None = None) -> str:
     the merged pack, when it is known without building the game (the bundled packs)."""
     name = short_name(str(pack).rstrip("/").split("/")[-1], mode)
     if name in pyspiel.registered_names():
+        first = _TYPES.get(name, (pack, mode))
+        if first != (pack, mode) and _where(first[0]) != _where(pack):
+            raise HordeError(f"{pack}: its game would be '{name}', the name of {first[0]}'s "
+                             "already in this process",
+                             hint="give the pack's folder another name")
         return name
     if raw is None:
         raw = _load(pack, mode).raw
@@ -100,6 +105,15 @@ def register(pack, mode: str | None = None, raw: dict | None = None) -> str:
     cls = type(f"HordeGame_{name}", (HordeGame,), {"TYPE": game_type})
     pyspiel.register_game(game_type, cls)
     return name
+
+
+def _where(pack) -> str:
+    """The pack file a pack id or path names, to tell two names of one pack from two packs."""
+    from engine.pack.loader import resolve_ref
+    try:
+        return str(resolve_ref(pack))
+    except HordeError:
+        return str(pack)
 
 
 def register_bundled() -> list[str]:
@@ -135,12 +149,13 @@ def _game_again(pack, mode, params: dict):
     return load_game(pack, mode, **given)
 
 
-def _state_again(game, history: list[int]):
-    """A pickled state back (`HordeSpielState.__reduce__`): its game's first state and
-    the actions (chance outcomes among them) that made it, replayed."""
-    state = game.new_initial_state()
-    for a in history:
-        state.apply_action(a)
+def _state_again(game, data: str):
+    """A pickled state back (`HordeSpielState.__reduce__`): `game` is unpickled first, so
+    its name is registered in this process, then OpenSpiel's own state pickle (its history
+    and the state's attributes) is read."""
+    del game
+    state = HordeSpielState.__new__(HordeSpielState)
+    pyspiel.State.__setstate__(state, data)
     return state
 
 
@@ -327,8 +342,8 @@ class HordeSpielState(pyspiel.State):
             return [0.0] * self.g.n
         return gametype.returns(self.S, self.g.meta.returns)
 
-    def __reduce__(self):  # the game by its pack (not by a class made in another process)
-        return (_state_again, (self.get_game(), self.history()))
+    def __reduce__(self):  # with its game, which pickles as its pack, mode and params
+        return (_state_again, (self.get_game(), pyspiel.State.__getstate__(self)))
 
     def __str__(self):
         return self.text(None)

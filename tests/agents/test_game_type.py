@@ -1,0 +1,140 @@
+"""What a pack tells OpenSpiel of its game: how returns are shared (`returns:`), whether
+anything is hidden (derived from its zones, or `agents: {information: ...}`), and bounds on
+its length and chance outcomes (skipped where the `[agents]` extra is not installed)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.errors import PackError
+from tests.packfiles import write
+
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is the optional [agents] extra")
+
+# A dice race with nothing hidden: each turn the current player rolls a d3; 4 points win
+RACE = """
+pack: race
+title: Race
+players: {min: 2, max: 3, default: 3}
+dice:
+  d3: {faces: [1, 2, 3]}
+player:
+  pts: {type: int, init: 0}
+flow:
+  - repeat: {until: "false"}
+    do:
+      - for_each: {var: p, in: "players", turn: true}
+        do:
+          - ask: main
+actions:
+  - id: roll
+    at: main
+    do: current.pts += roll(d3)
+end:
+  - when: "any([q.pts >= 4 for q in players])"
+    winners: "[q for q in players if q.pts >= 4]"
+"""
+
+
+def race(tmp_path, extra: str = "", name: str = "race"):
+    from engine.adapters.openspiel import load_game
+
+    folder = write(tmp_path / name, {"pack.yaml": RACE + extra})
+    return load_game(str(folder), players=3)
+
+
+def finish(game, seed: int = 0):
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        outcomes = state.chance_outcomes() if state.is_chance_node() else None
+        state.apply_action(rng.choice(outcomes)[0] if outcomes else state.legal_actions()[0])
+    return state
+
+
+def test_a_pack_with_nothing_hidden_is_perfect_information_and_win_loss_by_default(tmp_path):
+    game = race(tmp_path)
+    kind = game.get_type()
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    assert sorted(finish(game).returns()) == [-1.0, -1.0, 1.0]
+    # a d3 and no entities: a chance node has at most 3 outcomes
+    assert game.max_chance_outcomes() == 3
+
+
+def test_zero_sum_returns_share_the_loss_as_openspiel_pig_does(tmp_path):
+    game = race(tmp_path, "returns: zero-sum\n", "zero")
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.utility_sum() == 0.0
+    for seed in range(5):
+        assert sorted(finish(game, seed).returns()) == [-0.5, -0.5, 1.0]
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_constant_sum_returns_share_one_among_the_winners(tmp_path):
+    game = race(tmp_path, "returns: constant-sum\n", "constant")
+    assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (0.0, 1.0, 1.0)
+    assert sorted(finish(game).returns()) == [0.0, 0.0, 1.0]
+
+
+def test_a_hidden_zone_makes_the_game_imperfect_information_unless_the_pack_says(tmp_path):
+    hidden = "zones: {bag: {visible: none}}\n"
+    game = race(tmp_path, hidden, "bagged")
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    declared = race(tmp_path, hidden + "agents: {information: perfect}\n", "declared")
+    assert declared.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+
+
+def test_declared_bounds_are_what_openspiel_is_told(tmp_path):
+    game = race(tmp_path, "agents: {max_game_length: 40, max_chance_outcomes: 4}\n", "bounded")
+    assert (game.max_game_length(), game.max_chance_outcomes()) == (40, 4)
+
+
+def test_the_bundled_packs_information_follows_their_zones():
+    """They're Coming hides nothing (its zombies are drawn by chance from an open pool);
+    Roll Them Bones' item and event cards and DEFCON Z's hands and map stack are hidden."""
+    from engine.adapters.openspiel import load_game
+    from tests.agents.cases import CASES
+
+    info = pyspiel.GameType.Information
+    for pack, mode in CASES:
+        kind = load_game(pack, mode, players=2).get_type()
+        perfect = pack == "theyre-coming"
+        assert kind.information == (info.PERFECT_INFORMATION if perfect
+                                    else info.IMPERFECT_INFORMATION), (pack, mode)
+        assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM, pack
+
+
+def test_another_pack_of_a_registered_name_is_a_clear_error(tmp_path):
+    from engine.errors import HordeError
+
+    race(tmp_path / "one", name="twin")
+    with pytest.raises(HordeError, match="horde_twin"):
+        race(tmp_path / "two", "returns: zero-sum\n", name="twin")
+
+
+@pytest.mark.parametrize(("extra", "where"), [
+    ("returns: zero-some\n", "returns"), ("agents: {information: partial}\n", "agents.information"),
+    ("agents: {max_game_length: 0}\n", "agents.max_game_length"),
+    ("agents: {max_moves: 9}\n", "agents")])
+def test_a_wrong_declaration_is_a_clear_error_at_its_line(tmp_path, extra, where):
+    import engine
+
+    folder = write(tmp_path / "race", {"pack.yaml": RACE + extra})
+    with pytest.raises(PackError) as err:
+        engine.load(folder)
+    text = str(err.value)
+    assert f"pack.yaml:{RACE.count(chr(10)) + 1}:" in text and where in text, text
+
+
+def test_returns_and_agents_leave_the_pack_hash_alone(tmp_path):
+    import engine
+
+    plain = engine.load(write(tmp_path / "a", {"pack.yaml": RACE}))
+    told = engine.load(write(tmp_path / "b", {"pack.yaml": RACE + "returns: zero-sum\n"
+                                              "agents: {information: perfect}\n"}))
+    assert plain.hash == told.hash
