@@ -138,3 +138,45 @@ def test_returns_and_agents_leave_the_pack_hash_alone(tmp_path):
     told = engine.load(write(tmp_path / "b", {"pack.yaml": RACE + "returns: zero-sum\n"
                                               "agents: {information: perfect}\n"}))
     assert plain.hash == told.hash
+
+
+# A bid of 1 to twice the dice: its domain comes from a param
+BIDS = """
+pack: bids
+title: Bids
+players: {min: 2, max: 2}
+params: {dice: {default: 2, min: 1, max: 5}}
+flow:
+  - ask: main
+actions:
+  - id: bid
+    at: main
+    params: {n: "range(1, 2 * params.dice + 1)"}
+    do: end_game()
+end: []
+"""
+
+
+def test_a_domain_made_of_params_is_worked_out_with_the_games_params(tmp_path):
+    import engine
+    from engine.adapters.openspiel import load_game
+
+    folder = write(tmp_path / "bids", {"pack.yaml": BIDS})
+    g = engine.load(folder)
+    assert [g.action_label(i, 2) for i in range(g.num_distinct_actions(2))] == \
+        [f"bid(n={n})" for n in range(1, 5)]
+    assert engine.load(folder, params={"dice": 3}).num_distinct_actions(2) == 6
+    assert load_game(str(folder), dice=5).num_distinct_actions() == 10
+
+
+def test_validate_names_the_line_of_an_action_agents_cannot_bound(tmp_path, horde):
+    bad = BIDS.replace("2 * params.dice + 1", "2 * game.dice + 1").replace(
+        "params: {dice:", "vars: {dice: 2}\nagents: {information: perfect}\nparams: {dice:")
+    folder = write(tmp_path / "bids", {"pack.yaml": bad})
+    result = horde("validate", folder)
+    line = bad.splitlines().index("  - id: bid") + 1
+    assert result.exit_code == 1, result.output
+    assert f"pack.yaml:{line}:" in result.output and "'n'" in result.output
+    good = write(tmp_path / "good", {"pack.yaml": BIDS.replace(
+        "params: {dice:", "agents: {information: perfect}\nparams: {dice:")})
+    assert horde("validate", good).exit_code == 0
