@@ -180,3 +180,19 @@ def test_validate_names_the_line_of_an_action_agents_cannot_bound(tmp_path, hord
     good = write(tmp_path / "good", {"pack.yaml": BIDS.replace(
         "params: {dice:", "agents: {information: perfect}\nparams: {dice:")})
     assert horde("validate", good).exit_code == 0
+
+
+def test_horde_check_reports_a_game_longer_than_the_declared_length(tmp_path, horde):
+    """Race games take at least 4 moves (a roll and its draw, twice, for one player to
+    reach 4 points), so a declared length of 3 is outgrown and one of 200 holds."""
+    short = write(tmp_path / "short", {"pack.yaml": RACE + "agents: {max_game_length: 3}\n"})
+    result = horde("check", short, "-n", "5", "--seed", "1")
+    assert result.exit_code == 1, result.output
+    assert "max_game_length = 3 moves" in result.output
+    roomy = write(tmp_path / "roomy", {"pack.yaml": RACE + "agents: {max_game_length: 200, "
+                                       "max_chance_outcomes: 3}\n"})
+    result = horde("check", roomy, "-n", "5", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    few = write(tmp_path / "few", {"pack.yaml": RACE + "agents: {max_chance_outcomes: 2}\n"})
+    result = horde("check", few, "-n", "5", "--seed", "1")
+    assert result.exit_code == 1 and "3 outcomes, more than" in result.output, result.output
