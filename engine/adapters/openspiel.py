@@ -1,10 +1,13 @@
 """Every pack as an OpenSpiel game: `load_game(pack, mode=None, players=N, **params)`.
 
 Needs the optional extra: `pip install -e '.[agents]'`. The game is registered with
-pyspiel under a short name (`horde_<pack>_<mode>`), so `pyspiel.load_game(name, {...})`
-and OpenSpiel's own serialization (which loads a game by name and replays a state's
-history) work too. Chance is explicit (engine.agents.chance): every roll, draw and
-shuffle step is a chance node, so `serialize=True` simulation tests can replay games.
+pyspiel under a short name (`horde_<pack>_<mode>`), every bundled pack and mode on import,
+so `pyspiel.load_game(name, {...})` and OpenSpiel's own serialization work in any process
+that imports this module; a game pickles as its pack, mode and params, so it loads in a
+worker that never loaded it. Its type (utility, information) and bounds follow what the
+pack declares or what is worked out from it (engine.agents.gametype). Chance is explicit
+(engine.agents.chance): every roll, draw and shuffle step is a chance node, so
+`serialize=True` simulation tests can replay games.
 
 Actions are the pack's fixed action ids (engine.agents.actions); the observation string
 and tensor are the seat's view (engine.agents.observe). The information state adds a
@@ -13,8 +16,8 @@ digest, of constant size, chained after every move from what the seat saw: each 
 out, they may be private) and, once the action is done, the seat's observation. Each seat
 also remembers the hidden entities it saw go where they are (engine.agents.memory), and
 `resampler` re-deals only the rest. A game stops, as a draw, after `max_game_length`
-moves (decisions and chance events together) — by default MOVES_PER_TURN per turn of the
-pack's turn limit; `turns` stops it sooner, as horde's turn limit does.
+moves (decisions and chance events together) — the pack's `agents: max_game_length`, or
+by default MOVES_PER_TURN per turn of the pack's turn limit; `turns` stops it sooner, as horde's turn limit does.
 """
 
 from __future__ import annotations
@@ -118,7 +121,7 @@ def _where(pack) -> str:
 
 def register_bundled() -> list[str]:
     """Register every bundled pack and each of its modes (done on import), so
-    `pyspiel.load_game("horde_roll_them_bones")` works in any process that imports this
+    `pyspiel.load_game(name)` works by a bundled game's name in any process that imports this
     module: a spawned worker, a Ray worker, one unpickling a game. Reads the packs' files
     (unchecked: a game is checked when it is loaded), never builds a game."""
     from engine.pack.loader import PACK_FILE, load_tree, rulesets_dir
