@@ -296,7 +296,13 @@ class HordeSpielState(pyspiel.State):
         return self.S.legal_action_ids()
 
     def chance_outcomes(self):
-        return self.S.chance_outcomes()
+        got = self.S.chance_outcomes()
+        if len(got) > self.g.max_outcomes:  # OpenSpiel sizes its arrays by the bound
+            raise HordeError(f"a chance node has {len(got):,} outcomes, more than the game's "
+                             f"max_chance_outcomes {self.g.max_outcomes:,}",
+                             hint="raise agents: max_chance_outcomes in the pack, or leave "
+                                  "it out (`horde check` tries it)")
+        return got
 
     def _apply_action(self, action):
         actor = self.current_player()

@@ -196,3 +196,13 @@ def test_horde_check_reports_a_game_longer_than_the_declared_length(tmp_path, ho
     few = write(tmp_path / "few", {"pack.yaml": RACE + "agents: {max_chance_outcomes: 2}\n"})
     result = horde("check", few, "-n", "5", "--seed", "1")
     assert result.exit_code == 1 and "3 outcomes, more than" in result.output, result.output
+
+
+def test_a_chance_node_past_the_declared_outcomes_is_a_clear_error(tmp_path):
+    from engine.errors import HordeError
+
+    game = race(tmp_path, "agents: {max_chance_outcomes: 2}\n", "few")
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    with pytest.raises(HordeError, match="3 outcomes, more than the game's max_chance_outcomes 2"):
+        state.chance_outcomes()
