@@ -97,7 +97,7 @@ def register(pack, mode: str | None = None, raw: dict | None = None) -> str:
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION if about.perfect
         else pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=_UTILITY[about.returns],
+        utility=_UTILITY.get(about.returns, pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=int(players.get("max", 1)), min_num_players=pmin,
         provides_information_state_string=True, provides_information_state_tensor=False,
@@ -217,6 +217,7 @@ class Config:
         if self.turns:
             limit = min(limit, self.turns) if limit else self.turns
         self.meta = about = gametype.meta(hg.raw)
+        gametype.compiled_each(hg)  # a wrong `returns:` expression: an error now, not at the end
         self.max_moves = int(full["max_game_length"]) or about.max_game_length or (
             limit * MOVES_PER_TURN if limit else MOVES_NO_TURN_LIMIT)
         self.space = hg.action_space(n)
@@ -256,7 +257,7 @@ class HordeGame(pyspiel.Game):
 
     def __init__(self, params=None):
         cfg = config(name=self.TYPE.short_name, params=dict(params or {}))
-        lo, hi, total = gametype.UTILITY[cfg.meta.returns]
+        lo, hi, total = gametype.utility(cfg.hg.raw, cfg.meta.returns)
         info = pyspiel.GameInfo(
             num_distinct_actions=cfg.space.size, max_chance_outcomes=cfg.max_outcomes,
             num_players=cfg.n, min_utility=lo, max_utility=hi, utility_sum=total,

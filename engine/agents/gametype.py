@@ -13,9 +13,9 @@ can be made without building the game.
 
 from __future__ import annotations
 
+import weakref
 from typing import NamedTuple
 
-RETURNS = ("win-loss", "zero-sum", "constant-sum")
 # (min, max, sum of every seat's return or None) of each style
 UTILITY = {"win-loss": (-1.0, 1.0, None), "zero-sum": (-1.0, 1.0, 0.0),
            "constant-sum": (0.0, 1.0, 1.0)}
@@ -37,8 +37,39 @@ def meta(raw: dict) -> Meta:
     info = agents.get("information")
     perfect = info == "perfect" if info is not None else all(
         (z or {}).get("visible", "all") == "all" for z in (raw.get("zones") or {}).values())
-    return Meta(raw.get("returns") or "win-loss", perfect, agents.get("max_game_length"),
-                agents.get("max_chance_outcomes"), declared)
+    style = raw.get("returns") or "win-loss"
+    return Meta(style if isinstance(style, str) else EACH, perfect,
+                agents.get("max_game_length"), agents.get("max_chance_outcomes"), declared)
+
+
+EACH = "each"  # the style of `returns: {each: expr, min: a, max: b}`
+
+
+def utility(raw: dict, style: str) -> tuple[float, float, float | None]:
+    """(min, max, sum or None) of the returns of `style`; `each` declares its own."""
+    if style == EACH:
+        spec = raw["returns"]
+        return float(spec["min"]), float(spec["max"]), None
+    return UTILITY[style]
+
+
+def compile_each(game):
+    """The compiled `returns: {each: ...}` of `game` (`me` the seat), or None for a named
+    style; a problem is a PackError at the expression's place in the pack."""
+    spec = game.raw.get("returns")
+    if not isinstance(spec, dict):
+        return None
+    from engine.errors import PackError
+    from engine.pack.loader import load_tree
+    try:
+        return game.compile_expr(spec["each"], {"me": "player"})
+    except PackError:
+        if game.sources is None:
+            raise
+        root = load_tree(game.sources.ref, mode=game.mode, house=game.sources.house,
+                         validate=False, sources=game.sources).node
+        return game.compile_expr(spec["each"], {"me": "player"},
+                                 where=root.value["returns"].value["each"])
 
 
 def sides(S) -> tuple[list[int], list[int]]:
@@ -56,6 +87,8 @@ def returns(S, style: str) -> list[float]:
     winning or no losing side gives 0 each (`constant-sum`: 1/n each)."""
     if style == "win-loss":
         return S.returns()
+    if style == EACH:
+        return each_returns(S)
     n = len(S.pl)
     win, lose = sides(S)
     if not win or not lose:
@@ -67,6 +100,48 @@ def returns(S, style: str) -> list[float]:
         for i in lose:
             out[i] = -1.0 / len(lose)
     return out
+
+
+def each_returns(S) -> list[float]:
+    """`returns: {each: expr, min, max}`: the expression for each seat as `me`, a whole
+    number within the declared bounds (a HordeError at the expression's place if not)."""
+    from engine.errors import HordeError
+    from engine.flow.machine import evaluate
+    c = compiled_each(S.game)
+    spec = S.game.raw["returns"]
+    out = []
+    for p in S.players:
+        v = evaluate(S, c, {"me": p})
+        if type(v) is not int or not spec["min"] <= v <= spec["max"]:
+            span = c.locate(None) if c.locate else None
+            raise HordeError(f"returns: gave {v!r} for seat {p.i}, not a whole number from "
+                             f"{spec['min']} to {spec['max']}", span,
+                             hint="keep `each:` within the `min:` and `max:` beside it")
+        out.append(float(v))
+    return out
+
+
+_EACH: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # game -> its `each:`, compiled
+
+
+def compiled_each(game):
+    """`compile_each(game)`, made once per game."""
+    if game not in _EACH:
+        _EACH[game] = compile_each(game)
+    return _EACH[game]
+
+
+def returns_problems(game) -> list:
+    """What is wrong with the pack's `returns: {each: ...}`, for `horde validate`."""
+    from engine.errors import PackError, Problem
+    spec = game.raw.get("returns")
+    if isinstance(spec, dict) and spec["min"] > spec["max"]:
+        return [Problem(f"returns: min {spec['min']} is above max {spec['max']}")]
+    try:
+        compiled_each(game)
+    except PackError as exc:
+        return list(exc.problems)
+    return []
 
 
 def chance_outcomes_bound(game, S) -> int:

@@ -206,3 +206,19 @@ def test_a_chance_node_past_the_declared_outcomes_is_a_clear_error(tmp_path):
     state.apply_action(state.legal_actions()[0])
     with pytest.raises(HordeError, match="3 outcomes, more than the game's max_chance_outcomes 2"):
         state.chance_outcomes()
+
+
+def test_returns_may_be_an_expression_for_each_seat(tmp_path, horde):
+    game = race(tmp_path, 'returns: {each: "me.pts", min: 0, max: 6}\n', "points")
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert (game.min_utility(), game.max_utility()) == (0.0, 6.0)
+    state = finish(game, 2)
+    assert state.returns() == [float(p["pts"]) for p in state.S.pl] and max(state.returns()) >= 4
+    narrow = race(tmp_path, 'returns: {each: "me.pts", min: 0, max: 3}\n', "narrow")
+    from engine.errors import HordeError
+    with pytest.raises(HordeError, match="not a whole number from 0 to 3"):
+        finish(narrow, 2).returns()
+    typo = write(tmp_path / "typo", {"pack.yaml": RACE + 'returns: {each: "me.ptz", min: 0, max: 6}\n'})
+    result = horde("validate", typo)
+    assert result.exit_code == 1 and f"pack.yaml:{RACE.count(chr(10)) + 1}:" in result.output, \
+        result.output
