@@ -21,9 +21,10 @@ if TYPE_CHECKING:
 HASH_VERSION = 2  # how `pack_hash` is computed; records and saves say which one they used
 
 
-# pack keys that never decide play: scenarios' words for turns, and the search bot's
-# evaluation (a bot's opinion; records hold the actions it chose, so they replay without it)
-NOT_PLAY = ("turn_names", "value")
+# pack keys that never decide play: scenarios' words for turns, the search bot's
+# evaluation (a bot's opinion; records hold the actions it chose, so they replay without it),
+# and what learning agents are told of the game (its returns, information and bounds)
+NOT_PLAY = ("turn_names", "value", "returns", "agents")
 
 
 def pack_hash(raw: dict, params: dict, mode: str | None, version: int = HASH_VERSION) -> str:

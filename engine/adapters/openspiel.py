@@ -1,10 +1,13 @@
 """Every pack as an OpenSpiel game: `load_game(pack, mode=None, players=N, **params)`.
 
 Needs the optional extra: `pip install -e '.[agents]'`. The game is registered with
-pyspiel under a short name (`horde_<pack>_<mode>`), so `pyspiel.load_game(name, {...})`
-and OpenSpiel's own serialization (which loads a game by name and replays a state's
-history) work too. Chance is explicit (engine.agents.chance): every roll, draw and
-shuffle step is a chance node, so `serialize=True` simulation tests can replay games.
+pyspiel under a short name (`horde_<pack>_<mode>`), every bundled pack and mode on import,
+so `pyspiel.load_game(name, {...})` and OpenSpiel's own serialization work in any process
+that imports this module; a game pickles as its pack, mode and params, so it loads in a
+worker that never loaded it. Its type (utility, information) and bounds follow what the
+pack declares or what is worked out from it (engine.agents.gametype). Chance is explicit
+(engine.agents.chance): every roll, draw and shuffle step is a chance node, so
+`serialize=True` simulation tests can replay games.
 
 Actions are the pack's fixed action ids (engine.agents.actions); the observation string
 and tensor are the seat's view (engine.agents.observe). The information state adds a
@@ -13,8 +16,8 @@ digest, of constant size, chained after every move from what the seat saw: each 
 out, they may be private) and, once the action is done, the seat's observation. Each seat
 also remembers the hidden entities it saw go where they are (engine.agents.memory), and
 `resampler` re-deals only the rest. A game stops, as a draw, after `max_game_length`
-moves (decisions and chance events together) — by default MOVES_PER_TURN per turn of the
-pack's turn limit; `turns` stops it sooner, as horde's turn limit does.
+moves (decisions and chance events together) — the pack's `agents: max_game_length`, or
+by default MOVES_PER_TURN per turn of the pack's turn limit; `turns` stops it sooner, as horde's turn limit does.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import numpy as np
 import pyspiel
 
 import engine
-from engine.agents import observe
+from engine.agents import gametype, observe
 from engine.agents.memory import Memory
 from engine.agents.seats import Seat
 from engine.dsl.values import E
@@ -59,32 +62,104 @@ def _plain_params(hg) -> dict:
 def load_game(pack: str, mode: str | None = None, players: int | None = None, **params):
     """The pack (id or path) as a `pyspiel.Game`; `params`: the pack's params, and `turns`,
     `max_game_length` of the adapter."""
-    name = short_name(str(pack).rstrip("/").split("/")[-1], mode)
-    if name not in pyspiel.registered_names():
-        hg = _load(pack, mode)
-        spec = {"players": hg.players_default, "turns": 0, "max_game_length": 0,
-                **_plain_params(hg)}
-        game_type = pyspiel.GameType(
-            short_name=name, long_name=f"horde: {hg.title}" + (f" ({mode})" if mode else ""),
-            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-            chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-            information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-            utility=pyspiel.GameType.Utility.GENERAL_SUM,
-            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-            max_num_players=hg.players_max, min_num_players=hg.players_min,
-            provides_information_state_string=True, provides_information_state_tensor=False,
-            provides_observation_string=True, provides_observation_tensor=True,
-            parameter_specification=spec)
-        _TYPES[name] = (pack, mode)
-        _SPECS[name] = spec
-        cls = type(f"HordeGame_{name}", (HordeGame,), {"TYPE": game_type})
-        globals()[cls.__name__] = cls  # where pickle looks a game's class up
-        pyspiel.register_game(game_type, cls)
+    name = register(pack, mode)
     given = dict(params)
     if players is not None:
         given["players"] = players
     _check_params(name, given)
     return pyspiel.load_game(name, given)
+
+
+def register(pack, mode: str | None = None, raw: dict | None = None) -> str:
+    """Register the pack (id or path) and mode with pyspiel, once; its short name. `raw`:
+    the merged pack, when it is known without building the game (the bundled packs)."""
+    name = short_name(str(pack).rstrip("/").split("/")[-1], mode)
+    if name in pyspiel.registered_names():
+        first = _TYPES.get(name, (pack, mode))
+        if first != (pack, mode) and _where(first[0]) != _where(pack):
+            raise HordeError(f"{pack}: its game would be '{name}', the name of {first[0]}'s "
+                             "already in this process",
+                             hint="give the pack's folder another name")
+        return name
+    if raw is None:
+        raw = _load(pack, mode).raw
+    players = raw.get("players") or {}
+    pmin = int(players.get("min", 1))
+    params = {k: v.get("default") if isinstance(v, dict) else v
+              for k, v in (raw.get("params") or {}).items()}
+    spec = {"players": int(players.get("default", pmin)), "turns": 0, "max_game_length": 0,
+            **{k: v for k, v in params.items() if type(v) in (int, float, bool, str)}}
+    about = gametype.meta(raw)
+    title = raw.get("title", raw.get("pack", ""))
+    game_type = pyspiel.GameType(
+        short_name=name, long_name=f"horde: {title}" + (f" ({mode})" if mode else ""),
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION if about.perfect
+        else pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=_UTILITY.get(about.returns, pyspiel.GameType.Utility.GENERAL_SUM),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=int(players.get("max", 1)), min_num_players=pmin,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=spec)
+    _TYPES[name] = (pack, mode)
+    _SPECS[name] = spec
+    cls = type(f"HordeGame_{name}", (HordeGame,), {"TYPE": game_type})
+    pyspiel.register_game(game_type, cls)
+    return name
+
+
+def _where(pack) -> str:
+    """The pack file a pack id or path names, to tell two names of one pack from two packs."""
+    from engine.pack.loader import resolve_ref
+    try:
+        return str(resolve_ref(pack))
+    except HordeError:
+        return str(pack)
+
+
+def register_bundled() -> list[str]:
+    """Register every bundled pack and each of its modes (done on import), so
+    `pyspiel.load_game(name)` works by a bundled game's name in any process that imports this
+    module: a spawned worker, a Ray worker, one unpickling a game. Reads the packs' files
+    (unchecked: a game is checked when it is loaded), never builds a game."""
+    from engine.pack.loader import PACK_FILE, load_tree, rulesets_dir
+    from engine.pack.yamlspan import plain
+
+    names = []
+    folder = rulesets_dir()
+    packs = sorted(d for d in folder.iterdir() if (d / PACK_FILE).is_file()) if folder.is_dir() else []
+    for pack in packs:
+        for mode in (None, *sorted(m.stem for m in (pack / "modes").glob("*.yaml"))):
+            try:
+                raw = plain(load_tree(pack.name, mode=mode, validate=False).node)
+            except HordeError:  # a broken pack is loaded, and its error shown, on use
+                continue
+            if isinstance(raw, dict):
+                names.append(register(pack.name, mode, raw))
+    return names
+
+
+_UTILITY = {"win-loss": pyspiel.GameType.Utility.GENERAL_SUM,
+            "zero-sum": pyspiel.GameType.Utility.ZERO_SUM,
+            "constant-sum": pyspiel.GameType.Utility.CONSTANT_SUM}
+
+
+def _game_again(pack, mode, params: dict):
+    """A pickled game back (`HordeGame.__reduce__`), in this process or another."""
+    given = dict(params)
+    return load_game(pack, mode, **given)
+
+
+def _state_again(game, data: str):
+    """A pickled state back (`HordeSpielState.__reduce__`): `game` is unpickled first, so
+    its name is registered in this process, then OpenSpiel's own state pickle (its history
+    and the state's attributes) is read."""
+    del game
+    state = HordeSpielState.__new__(HordeSpielState)
+    pyspiel.State.__setstate__(state, data)
+    return state
 
 
 C_INT = range(-(1 << 31), 1 << 31)  # what an OpenSpiel int parameter holds (a C++ int)
@@ -141,11 +216,14 @@ class Config:
         limit = hg.limits.get("turns") or 0
         if self.turns:
             limit = min(limit, self.turns) if limit else self.turns
-        self.max_moves = int(full["max_game_length"]) or (
+        self.meta = about = gametype.meta(hg.raw)
+        gametype.compiled_each(hg)  # a wrong `returns:` expression: an error now, not at the end
+        self.max_moves = int(full["max_game_length"]) or about.max_game_length or (
             limit * MOVES_PER_TURN if limit else MOVES_NO_TURN_LIMIT)
         self.space = hg.action_space(n)
         self.layout = observe.layout(hg, n)
-        self.max_outcomes = _max_outcomes(hg, n)
+        self.max_outcomes = about.max_chance_outcomes or gametype.chance_outcomes_bound(
+            hg, hg.new_state(players=n))
         self.initial = hg.new_state(players=n, explicit_chance=True)  # its setup remembered
         if self.turns:
             self.initial.stop_turns = self.turns
@@ -171,30 +249,31 @@ def config(game=None, name: str = "", params: dict | None = None) -> Config:
 
 
 class HordeGame(pyspiel.Game):
-    """A pack's game; one subclass per registered pack and mode says which (`TYPE`)."""
+    """A pack's game; one subclass per registered pack and mode says which (`TYPE`). It
+    pickles as the pack, mode and params it is loaded from (`_game_again`), so it loads in a
+    process that never loaded it, and one where its class was never made."""
 
     TYPE: Any = None
 
     def __init__(self, params=None):
         cfg = config(name=self.TYPE.short_name, params=dict(params or {}))
+        lo, hi, total = gametype.utility(cfg.hg.raw, cfg.meta.returns)
         info = pyspiel.GameInfo(
             num_distinct_actions=cfg.space.size, max_chance_outcomes=cfg.max_outcomes,
-            num_players=cfg.n, min_utility=-1.0, max_utility=1.0, utility_sum=None,
+            num_players=cfg.n, min_utility=lo, max_utility=hi, utility_sum=total,
             max_game_length=cfg.max_moves)
         super().__init__(self.TYPE, info, cfg.full)
+
+    def __reduce__(self):
+        name = self.get_type().short_name
+        pack, mode = _TYPES[name]
+        return (_game_again, (pack, mode, dict(self.get_parameters())))
 
     def new_initial_state(self):
         return HordeSpielState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         return Observer(config(self), iig_obs_type)
-
-
-def _max_outcomes(hg, players: int) -> int:
-    """A bound on the outcomes of one draw: a die's faces, a shuffle of every entity the
-    deal makes (a draw among a list of them), at least 2."""
-    S = hg.new_state(players=players)
-    return max(len(S.ents) + 1, *(len(f) for f in hg.dice.values()), 2) * 2
 
 
 class HordeSpielState(pyspiel.State):
@@ -218,7 +297,13 @@ class HordeSpielState(pyspiel.State):
         return self.S.legal_action_ids()
 
     def chance_outcomes(self):
-        return self.S.chance_outcomes()
+        got = self.S.chance_outcomes()
+        if len(got) > self.g.max_outcomes:  # OpenSpiel sizes its arrays by the bound
+            raise HordeError(f"a chance node has {len(got):,} outcomes, more than the game's "
+                             f"max_chance_outcomes {self.g.max_outcomes:,}",
+                             hint="raise agents: max_chance_outcomes in the pack, or leave "
+                                  "it out (`horde check` tries it)")
+        return got
 
     def _apply_action(self, action):
         actor = self.current_player()
@@ -263,7 +348,12 @@ class HordeSpielState(pyspiel.State):
         return self.S.is_terminal() or self.moves >= self.g.max_moves
 
     def returns(self):
-        return self.S.returns() if self.S.is_terminal() else [0.0] * self.g.n
+        if not self.S.is_terminal():
+            return [0.0] * self.g.n
+        return gametype.returns(self.S, self.g.meta.returns)
+
+    def __reduce__(self):  # with its game, which pickles as its pack, mode and params
+        return (_state_again, (self.get_game(), pyspiel.State.__getstate__(self)))
 
     def __str__(self):
         return self.text(None)
@@ -352,3 +442,6 @@ def resampler(seed: int = 0):
         return new
 
     return resample
+
+
+register_bundled()

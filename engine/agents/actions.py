@@ -3,7 +3,8 @@
 Learning libraries need a set number of distinct actions and an id for each; horde's labels
 are made at play time. Each action gets a block of ids, one per combination of its
 parameters' declared domains (engine.agents.domains), laid out in mixed radix: action
-`pass` is id 0, then the pack's actions sorted by id. Ids depend on nothing but the pack,
+`pass` is id 0 when the pack lets a player pass (a window, an ask with `pass: true`), then
+the pack's actions sorted by id. Ids depend on nothing but the pack,
 mode and player count, so they hold across games, saves and versions of the engine that
 keep the pack.
 
@@ -31,10 +32,13 @@ class ActionSpace:
         self.players = players
         doms = action_domains(game, players)
         self.blocks: list[tuple[str, list[str], list[Dom], list[int]]] = []  # id, names, domains, strides
-        self.offset: dict[str, int] = {"pass": 0}
+        self.offset: dict[str, int] = {}
         self.index: dict[str, list[dict]] = {}  # action -> per parameter, key -> its index
-        n = 1
-        self.blocks.append(("pass", [], [], []))
+        n = 0
+        if can_pass(game):
+            self.offset["pass"] = 0
+            self.blocks.append(("pass", [], [], []))
+            n = 1
         params = {a.id: [name for name, _ in a.params] for a in game.actions}
         for aid in sorted(doms):
             ds = doms[aid]
@@ -127,6 +131,13 @@ def _interchangeable(S, a: dict, b: dict) -> bool:
         if ea is None or eb is None or ea != eb:
             return False
     return True
+
+
+def can_pass(game) -> bool:
+    """Whether a player of `game` may ever pass: its flow has a window or an ask with
+    `pass: true` (a procedure's sub-flow too)."""
+    from engine.flow.nodes import ASK, WINDOW
+    return any(n.kind == WINDOW or (n.kind == ASK and n.can_pass) for n in game.nodes)
 
 
 def space(game, players: int) -> ActionSpace:

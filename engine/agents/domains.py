@@ -29,6 +29,8 @@ ROTATIONS = (0, 90, 180, 270)
 STEPS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 # How deep domain inference follows procedures calling procedures: a pack's are a few deep
 MAX_PROC_DEPTH = 12
+# Values a `range(...)` domain may hold (its ends may come from params)
+MAX_RANGE = 100_000
 # Squares of a tile, a side (engine.board.tiles lays tiles out 3 by 3)
 TILE_SIDE = 3
 
@@ -209,10 +211,13 @@ class Inference:
             k = int(tag[-1])
             return self.elems(node.args[k], scope, earlier, depth) if len(node.args) > k else None
         if tag == "range":
-            ends = [a.value for a in node.args if isinstance(a, ast.Const) and type(a.value) is int]
-            if len(ends) != len(node.args) or not ends:
+            ints = [fixed_int(a, self.game.params) for a in node.args]
+            ends = [e for e in ints if e is not None]
+            if not ends or len(ends) != len(ints):
                 return None
             lo, hi = (0, ends[0]) if len(ends) == 1 else ends[:2]
+            if hi - lo > MAX_RANGE:  # a param that makes a range too long for an action space
+                return None
             return Dom(tuple(("v", i) for i in range(lo, hi)))
         if tag == "step":
             first = node.args[0] if node.args else None
@@ -222,6 +227,30 @@ class Inference:
         if tag == "piece":
             return self.tagged("piece", _kinds_named(node.args))
         return self.tagged(tag)
+
+
+def fixed_int(node, params: dict) -> int | None:
+    """The whole number expression `node` always is: made of whole numbers and the game's
+    params (`2 * params.dice + 1`) with + - * / % (`/` whole, as the language divides);
+    None when it may be anything else."""
+    if isinstance(node, ast.Const):
+        return node.value if type(node.value) is int else None
+    if isinstance(node, ast.Attr) and isinstance(node.obj, ast.Name) and node.obj.id == "params":
+        v = params.get(node.name)
+        return v if type(v) is int else None
+    if isinstance(node, ast.Neg):
+        v = fixed_int(node.operand, params)
+        return None if v is None else -v
+    if isinstance(node, ast.BinOp) and node.op in _ARITH:
+        a, b = fixed_int(node.left, params), fixed_int(node.right, params)
+        if a is None or b is None or (node.op in ("/", "%") and b == 0):
+            return None
+        return _ARITH[node.op](a, b)
+    return None
+
+
+_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+          "/": lambda a, b: a // b, "%": lambda a, b: a % b}
 
 
 def _kinds_named(args) -> list[str] | None:
@@ -295,3 +324,18 @@ def per_table(cache, game, players: int, make):
     if got is None:
         got = per_game[players] = make(game, players)
     return got
+
+
+def domain_problems(game) -> list[Problem]:
+    """What keeps a pack that means to have a fixed action space (it says something to
+    agents: `agents:`, or an action's `domains:`) from having one, for `horde validate`:
+    each parameter whose values cannot be bounded, with its params as loaded."""
+    raw = game.raw
+    if "agents" not in raw and not any(isinstance(a, dict) and "domains" in a
+                                       for a in raw.get("actions") or ()):
+        return []
+    try:
+        action_domains(game, game.players_max)
+    except PackError as exc:
+        return list(exc.problems)
+    return []

@@ -120,6 +120,8 @@ def check(
     else:
         result = run()
     console = out()
+    if result.failure is None and not result.interrupted:
+        _check_bounds(game, title, players, examples, seed)
     if result.interrupted:
         err().print(Text(f"Interrupted: reporting the {result.games} of {examples} games "
                          "that were played.", style="yellow"))
@@ -141,6 +143,26 @@ def check(
         console.print(Text(line), soft_wrap=True)
     console.print(Text(f"  reproduction: {path}  (`horde scenario {path}` fails the same way)"),
                   soft_wrap=True)
+    raise typer.Exit(1)
+
+
+# Games played to check a pack's declared agent bounds (engine.agents.bounds), at most
+BOUND_GAMES = 20
+
+
+def _check_bounds(game, title: str, players: int | None, examples: int, seed: int | None) -> None:
+    """Exit 1 naming each declared `agents:` bound a random game outgrew."""
+    from engine.agents.bounds import bound_problems
+    sizes = [players] if players else list(range(game.players_min, game.players_max + 1))
+    problems = bound_problems(game, sizes, min(examples, BOUND_GAMES), seed or 0)
+    if not problems:
+        return
+    console = out()
+    console.print(Text(f"✗ {title}: a declared bound does not hold", style="bold red"))
+    for line in problems:
+        console.print(Text(f"  {line}"), soft_wrap=True)
+    console.print(Text("  hint: raise the bound under agents: in the pack, or leave it out to "
+                       "have it worked out"), soft_wrap=True)
     raise typer.Exit(1)
 
 

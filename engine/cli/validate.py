@@ -55,6 +55,8 @@ def _unique(problems: list[Problem]) -> list[Problem]:
 
 def _load(ref, problems: list[Problem], **kw):
     """Load and compile (view included); collect problems instead of raising them."""
+    from engine.agents.domains import domain_problems
+    from engine.agents.gametype import returns_problems
     from engine.pack.valuefacts import value_problems
     from engine.pack.zonefacts import zone_problems
     from engine.render.spec import compile_view
@@ -69,7 +71,8 @@ def _load(ref, problems: list[Problem], **kw):
         compile_metrics(game)
     except HordeError as exc:
         problems.extend(exc.problems)
-    problems.extend(value_problems(game) + zone_problems(game))
+    problems.extend(value_problems(game) + zone_problems(game) + domain_problems(game)
+                    + returns_problems(game))
     return game
 
 

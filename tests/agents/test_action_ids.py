@@ -114,6 +114,20 @@ def test_a_value_outside_its_declared_domain_is_a_clear_error(tmp_path):
     pack = PACK.replace("vars: {spots: []}", "vars: {spots: [5]}").replace(
         "    do: end_game()", "    domains: {to: [1, 2]}\n    do: end_game()")
     g = engine.load(write(tmp_path, {"pack.yaml": pack}))
-    assert g.num_distinct_actions(2) == 3 and g.action_label(2, 2) == "go(to=2)"
+    assert g.num_distinct_actions(2) == 2 and g.action_label(1, 2) == "go(to=2)"
     with pytest.raises(StateError, match="outside the domain"):
         g.new_state(players=2).legal_action_ids()
+
+
+def test_id_0_is_pass_only_in_a_pack_where_a_player_may_pass(tmp_path):
+    pack = PACK.replace("vars: {spots: []}", "vars: {spots: [1]}").replace(
+        "    do: end_game()", "    domains: {to: [1, 2]}\n    do: end_game()")
+    g = engine.load(write(tmp_path / "no-pass", {"pack.yaml": pack}))
+    assert [g.action_label(i, 2) for i in range(g.num_distinct_actions(2))] == \
+        ["go(to=1)", "go(to=2)"]
+    assert g.new_state(players=2).legal_action_ids() == [0]
+    passing = engine.load(write(tmp_path / "pass", {"pack.yaml": pack.replace(
+        "  - ask: main", "  - ask: main\n    pass: true")}))
+    assert [passing.action_label(i, 2) for i in range(passing.num_distinct_actions(2))] == \
+        ["pass", "go(to=1)", "go(to=2)"]
+    assert passing.new_state(players=2).legal_action_ids() == [0, 1]
