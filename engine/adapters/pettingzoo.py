@@ -20,7 +20,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 import engine
-from engine.agents import observe
+from engine.agents import gametype, observe
 from engine.agents.seats import Seat
 from engine.game import Game
 
@@ -37,6 +37,7 @@ class HordeEnv(AECEnv):
         self.n = self.game.players_default if players is None else players
         self.turns, self.max_moves, self.render_mode = turns, max_moves, render_mode
         self.space = self.game.action_space(self.n)
+        self._returns = gametype.meta(self.game.raw).returns  # rewards as OpenSpiel's returns
         self.layout = observe.layout(self.game, self.n)
         self.metadata = {**self.metadata, "name": f"horde_{self.game.pack_id}"}
         self.possible_agents = [f"player_{i}" for i in range(self.n)]
@@ -81,7 +82,7 @@ class HordeEnv(AECEnv):
     def _settle(self) -> None:
         """After a move: whose turn it is, or the end and its rewards."""
         if self.S.over:
-            for a, r in zip(self.possible_agents, self.S.returns(), strict=True):
+            for a, r in zip(self.possible_agents, gametype.returns(self.S, self._returns), strict=True):
                 self.rewards[a] = float(r)
                 self.terminations[a] = True
         elif self.moves >= self.max_moves:

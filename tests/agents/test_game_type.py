@@ -222,3 +222,19 @@ def test_returns_may_be_an_expression_for_each_seat(tmp_path, horde):
     result = horde("validate", typo)
     assert result.exit_code == 1 and f"pack.yaml:{RACE.count(chr(10)) + 1}:" in result.output, \
         result.output
+
+
+def test_the_pettingzoo_env_rewards_as_the_pack_declares_its_returns(tmp_path):
+    import engine
+    from engine.adapters.pettingzoo import HordeEnv
+
+    env = HordeEnv(engine.load(write(tmp_path / "pz", {"pack.yaml": RACE + "returns: zero-sum\n"})),
+                   players=3)
+    env.reset(seed=1)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter(max_iter=10_000):
+        _, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        mask = env.observe(agent)["action_mask"]
+        env.step(None if term or trunc else int(mask.nonzero()[0][0]))
+    assert sorted(totals.values()) == [-0.5, -0.5, 1.0]
