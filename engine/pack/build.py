@@ -16,11 +16,11 @@ from engine.dsl import ast
 from engine.dsl.compiler import Compiled, compile_snippet
 from engine.dsl.env import Env, type_of_value
 from engine.dsl.parser import parse_expr, parse_program
-from engine.dsl.values import Face
 from engine.errors import DSLSyntaxError, PackError, Problem, Span, did_you_mean, locator
 from engine.flow.nodes import ActionDef, EndDef, PolicyDef, PolicyRule, TriggerDef
 from engine.game import Game
 from engine.model import CardDef, FieldDef, Invariant, ZoneDef, pack_hash
+from engine.pack.dicefaces import build_dice
 from engine.pack.flowbuild import FlowBuilder
 from engine.pack.namecheck import NameChecks
 from engine.pack.yamlspan import plain
@@ -30,7 +30,6 @@ DEFAULT_LIMITS = {"turns": 5000, "steps": 20_000_000, "effect_steps": 200_000, "
 # card's count (1,000), this their sum. The bundled packs make at most 50; ten thousand
 # entities still set up in a blink, where a count of 10**9 took gigabytes.
 MAX_CARDS = 10_000
-FACE_WORDS = frozenset({"name", "text"})  # the keys of a die face that are no icons
 # What `--set` accepts as a whole number: ASCII digits only (int() also reads '৪' as 4).
 _WHOLE = re.compile(r"[-+]?[0-9]+")
 
@@ -214,21 +213,7 @@ class Builder(NameChecks):
         return value
 
     def build_dice(self) -> dict[str, list]:
-        """Each die's faces: numbers, or Faces whose icons are every key but its words
-        (`name`, and `text`, what the face means for the legend)."""
-        dice = {}
-        for name, spec in (self.raw.get("dice") or {}).items():
-            faces: list = []
-            for k, f in enumerate(spec.get("faces", [])):
-                if isinstance(f, dict):
-                    icons = {i: c for i, c in f.items() if i not in FACE_WORDS}
-                    faces.append(Face(name, k, icons, f.get("name")))
-                else:
-                    faces.append(f)
-            if not faces:
-                self.fail(f"die '{name}' has no faces", "dice", name)
-            dice[name] = faces
-        return dice
+        return build_dice(self)
 
     def build_zones(self) -> dict[str, ZoneDef]:
         zones = {}
