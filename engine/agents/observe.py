@@ -6,7 +6,8 @@ only their size, as in `State.view`), at a cost that does not grow with the game
 The tensor's layout is declared from the pack alone (`Layout`), so every state of a game
 (pack, mode, player count) has the same shape:
 
-- `players`: per seat, each int and bool field (true 1, false 0; others 0);
+- `players`: per seat, each int and bool field (true 1, false 0; others 0; another seat's
+  private field, engine.private, 0);
 - `zones`: per zone (per seat for per-player zones), its size, then how many of each card
   kind it holds when the seat may look inside (else 0);
 - `board`: per cell, how many pieces of each piece kind stand there;
@@ -20,6 +21,7 @@ import weakref
 
 from engine.agents.domains import board_cells, entity_kinds, per_table
 from engine.model import may_see
+from engine.private import masked_players, private_fields
 
 _LAYOUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -34,6 +36,7 @@ class Layout:
     def __init__(self, game, players: int):
         self.players = players
         self.fields = [k for k, f in game.player_fields.items() if f.type in ("int", "bool")]
+        self.private = frozenset(name for name, _ in private_fields(game))  # 0 for other seats
         self.zone_keys = []
         for name, z in game.zones.items():
             self.zone_keys += [f"{name}#{i}" for i in range(players)] if z.per_player else [name]
@@ -72,10 +75,10 @@ def entries(S, player: int) -> list[tuple[int, float]]:
     out: list[tuple[int, float]] = []
     at = 0
     nf = len(lay.fields)
-    for rec in S.pl:
+    for seat, rec in enumerate(S.pl):
         for k, f in enumerate(lay.fields):
             v = rec.get(f)
-            if v and _plain(v):
+            if v and _plain(v) and (seat == player or f not in lay.private):
                 out.append((at + k, float(v)))
         at += nf
     nk = len(lay.kinds)
@@ -136,7 +139,7 @@ def seen_by(S, player: int | None) -> dict:
             hidden.update(uids)
     seen = {u: e for u, e in S.ents.items() if u not in hidden} if hidden else S.ents
     d = S.decision() if not S.over and not S.is_chance_node() else None
-    return {"viewer": player, "pl": S.pl, "zones": zones, "ents": seen, "vars": S.vars,
+    return {"viewer": player, "pl": masked_players(S.game, S.pl, player), "zones": zones, "ents": seen, "vars": S.vars,
             "turn": S.turn, "turns": S.turns, "over": S.over, "winners": S.winners,
             "deciding": None if d is None else (d.player, d.point)}
 

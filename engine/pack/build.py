@@ -259,7 +259,16 @@ class Builder(NameChecks):
                 spec = {"init": spec}
             t = spec.get("type") or type_of_value(spec.get("init"))
             out[name] = FieldDef(name, t, spec.get("init"), spec.get("min"), spec.get("max"),
-                                 self.node("player", name).span)
+                                 self.node("player", name).span, spec.get("visible", "all"),
+                                 spec.get("die"))
+            die = spec.get("die")
+            if die is not None and die not in self.env.dice:
+                self.fail(f"player field '{name}': unknown die '{die}'", "player", name, "die",
+                          hint=did_you_mean(die, self.env.dice))
+            if (die is None) != (spec.get("visible") != "owner"):
+                self.fail(f"player field '{name}': a private field (visible: owner) holds "
+                          "faces of a die, and only it says which", "player", name,
+                          hint="give both `visible: owner` and `die: NAME`, or neither")
             self.env.player_fields[name] = t
         return out
 
