@@ -119,3 +119,16 @@ def test_a_private_field_says_its_die(pack):
     (pack / "pack.yaml").write_text(PACK.replace("visible: owner, die: d6}\n  cup", "visible: owner}\n  cup"))
     with pytest.raises(PackError, match="a private field .visible: owner. holds faces of a die"):
         load(pack)
+
+
+def test_the_players_table_hides_another_seats_private_column(pack):
+    from engine.render.panels import Renderer
+
+    (pack / "pack.yaml").write_text(PACK + 'view:\n  players:\n    - {label: Cup, value: "p.cup"}\n'
+                                    '    - {label: Bid, value: "p.bid"}\n')
+    S = dealt(pack)
+    r = Renderer(S.game)
+    mine = str(S.pl[0]["cup"])  # [2, 5, 3]
+    assert r.cells(S, 0, 0) == [("Cup", mine), ("Bid", "0")]
+    assert r.cells(S, 1, 0) == [("Cup", "hidden"), ("Bid", "0")]
+    assert r.cells(S, 0, None)[0] == ("Cup", "hidden")
