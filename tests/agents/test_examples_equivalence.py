@@ -141,11 +141,11 @@ def _pig_walk(s, S, rng: random.Random) -> int:
     return decisions
 
 
-@pytest.mark.parametrize(("players", "target"), [(2, 10), (2, 25), (3, 15)])
-def test_pig_is_openspiels_over_paired_random_walks(players, target):
+@pytest.mark.parametrize(("players", "target", "sides"), [(2, 10, 6), (2, 25, 6), (3, 15, 6), (2, 12, 4)])
+def test_pig_is_openspiels_over_paired_random_walks(players, target, sides):
     theirs = pyspiel.load_game("pig", {"players": players, "winscore": target,
-                                       "diceoutcomes": 6, "horizon": 100_000})
-    game = load(EXAMPLES / "pig", params={"target": target})
+                                       "diceoutcomes": sides, "horizon": 100_000})
+    game = load(EXAMPLES / "pig", params={"target": target, "sides": sides})
     rng = random.Random(target)
     decisions = 0
     for seed in range(300):
