@@ -139,9 +139,9 @@ def seen_by(S, player: int | None) -> dict:
             hidden.update(uids)
     seen = {u: e for u, e in S.ents.items() if u not in hidden} if hidden else S.ents
     d = S.decision() if not S.over and not S.is_chance_node() else None
-    return {"viewer": player, "pl": masked_players(S.game, S.pl, player), "zones": zones, "ents": seen, "vars": S.vars,
-            "turn": S.turn, "turns": S.turns, "over": S.over, "winners": S.winners,
-            "deciding": None if d is None else (d.player, d.point)}
+    return {"viewer": player, "pl": masked_players(S.game, S.pl, player), "zones": zones,
+            "ents": seen, "vars": S.vars, "turn": S.turn, "turns": S.turns, "over": S.over,
+            "winners": S.winners, "deciding": None if d is None else (d.player, d.point)}
 
 
 def observation(S, player: int | None) -> str:
