@@ -12,6 +12,7 @@ from __future__ import annotations
 from engine.dsl.values import E, Face, P, Z
 from engine.journal import Journal
 from engine.model import HASH_VERSION, may_see
+from engine.private import masked_players
 
 FORMAT = 1
 
@@ -108,6 +109,7 @@ def state_view(S, player: int | None, d: dict | None = None, logs: bool = True) 
     hidden_ents = _hidden(S, player, zones)
     d["zones"] = zones
     d["ents"] = {u: e for u, e in d["ents"].items() if int(u) not in hidden_ents}
+    d["pl"] = masked_players(S.game, d["pl"], player)
     if logs:
         d["log"], d["history"] = _masked_acts(d["log"], d["history"], hidden_ents, player)
     else:
@@ -147,7 +149,8 @@ def past_seen_by(S, player: int | None) -> tuple[Journal, Journal]:
 def _masked_acts(log: list, history: list, hidden: set[int], player: int | None):
     """The log and history with other players' actions that name an entity now hidden from
     `player` shortened to the action's id (`restack(tile=...)` becomes `restack(hidden)`):
-    a card put back face down must not be readable in the record of how it got there."""
+    a card put back face down must not be readable in the record of how it got there.
+    Another seat's private rolls (engine.private) lose their faces."""
     out_log, out_hist, k = [], list(history), -1
     for entry in log:
         if entry.get("t") == "act":
@@ -157,5 +160,7 @@ def _masked_acts(log: list, history: list, hidden: set[int], player: int | None)
                 entry = {"t": "act", "p": entry["p"], "a": short}
                 if k < len(out_hist):
                     out_hist[k] = short
+        elif entry.get("t") == "roll" and entry.get("s", player) != player:
+            entry = {"t": "roll", "die": entry["die"], "s": entry["s"]}  # a private roll
         out_log.append(entry)
     return out_log, out_hist

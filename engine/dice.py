@@ -101,14 +101,15 @@ class Randomness:
             return self.chance.draw(n)
         return self.words(1)[0] % n
 
-    def roll_dice(self, die: str, n: int) -> list:
+    def roll_dice(self, die: str, n: int, seen_by: int | None = None) -> list:
         """Roll a die `n` times, logging each roll. Dice rolls are the commonest use of the
         RNG: their words are drawn together (`words`). A face's log entry is made once per
         game and shared by every roll that shows it (nothing changes a log entry once it is
-        written)."""
+        written). `seen_by`: the seat of a private roll, whose entries say so (`"s"`), so
+        that the log as another seat reads it leaves their faces out (engine.codec)."""
         faces, entries, k = self.game.program.rolls[die]
-        if self.forced or entries is None or n <= 0 or self.chance is not None:
-            return self._roll_one_by_one(die, n)
+        if self.forced or entries is None or n <= 0 or self.chance is not None or seen_by is not None:
+            return self._roll_one_by_one(die, n, seen_by)
         if n > LANES_MAX:
             return self.roll_dice(die, LANES_MAX) + self.roll_dice(die, n - LANES_MAX)
         out = []
@@ -119,8 +120,9 @@ class Randomness:
             out.append(faces[j])
         return out
 
-    def _roll_one_by_one(self, die: str, n: int) -> list:
-        """`roll_dice` with forced rolls to use first (scenarios), or faces of any type."""
+    def _roll_one_by_one(self, die: str, n: int, seen_by: int | None = None) -> list:
+        """`roll_dice` with forced rolls to use first (scenarios), faces of any type, or in
+        private (`seen_by`)."""
         faces = self.game.dice[die]
         k = len(faces)
         if k <= 0 < n:
@@ -132,8 +134,11 @@ class Randomness:
             if value is None:
                 value = faces[self.rand_below(k)]
             t = type(value)  # describe(value), with the two kinds of faces first
-            log({"t": "roll", "die": die,
-                 "v": str(value) if t is int else value.text if t is Face else self.describe(value)})
+            entry = {"t": "roll", "die": die,
+                     "v": str(value) if t is int else value.text if t is Face else self.describe(value)}
+            if seen_by is not None:
+                entry["s"] = seen_by
+            log(entry)
             out.append(value)
         return out
 

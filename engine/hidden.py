@@ -11,7 +11,8 @@ bot cannot tell them apart, and so decides the same way.
 Only entities of one *family* trade places: cards that start in the same zone (a deck and
 the hands dealt from it), or things a building block makes for one zone (a board's tiles
 for its face-down stack). A hidden map tile never lands in a hidden hand of cards, and each
-hidden zone keeps its size and its mix of families. See docs/hidden-information.md.
+hidden zone keeps its size and its mix of families. Another seat's private rolls
+(engine.private) are rolled anew. See docs/hidden-information.md.
 
 An agent's determinization may also keep what the seat remembers where it truly is
 (`known`, engine.agents.memory: a tile it peeked at and put back) and the log and history
@@ -40,6 +41,7 @@ from operator import itemgetter
 
 from engine.codec import past_seen_by
 from engine.model import may_see
+from engine.private import draw_like_reroll, hidden_sizes, reroll
 
 
 def hidden_zone_keys(state, seat: int | None) -> list[str]:
@@ -82,6 +84,10 @@ class _Seal:
     __getitem__ = __setitem__ = __delitem__ = __iter__ = __len__ = __contains__ = _peek
     __bool__ = __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = _peek
     __copy__ = __deepcopy__ = __reduce__ = __reduce_ex__ = __repr__ = _peek
+    # a private roll's face (engine.private) is a number: reckoning with it peeks too
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __floordiv__ = _peek
+    __rfloordiv__ = __mod__ = __rmod__ = __neg__ = __abs__ = __int__ = __index__ = _peek
+    __str__ = __format__ = __float__ = __truediv__ = __rtruediv__ = __pow__ = _peek
 
     def __getattr__(self, name):  # .get, .items, .copy, .append, ...
         if name.startswith("__"):  # what introspection asks (copy, pickle, pytest) is no content
@@ -119,19 +125,27 @@ def sealed(state, seat: int, families=None, keys=None):
     records = list(map(ents.__getitem__, uids))  # (a record's "id" never changes: its
     # family can wait until the draws are made, which a policy bot may never need)
 
+    private = hidden_sizes(state.game, state.pl, seat)
+    kept = [(q, name, state.pl[q][name]) for q, name, _, n in private if n]
+
     def draw(rng: random.Random) -> None:
         sizes = Counter(map(fam.__getitem__, map(_ID, records)))
         for f in sorted(sizes):
             rng.shuffle([None] * sizes[f])  # determinize's shuffle of this family, drawn alike
+        draw_like_reroll(private, state.game, rng)  # its private rolls
         rng.getrandbits(64)  # and its new dice
 
     try:
+        for q, name, _ in kept:  # another seat's private rolls (engine.private)
+            state.pl[q][name] = SEAL
         ents.update(dict.fromkeys(uids, SEAL))  # in place: the memos found by this table
         state.zones = zones
         for name, value in _AFRESH.items():
             setattr(state, name, [] if name == "events" else value)
         yield draw
     finally:
+        for q, name, value in kept:
+            state.pl[q][name] = value
         ents.update(zip(uids, records, strict=True))
         for name, value in zip(_KEPT, saved, strict=True):
             setattr(state, name, value)
@@ -176,6 +190,9 @@ def determinize(state, seat: int, rng: random.Random, known=frozenset(), past: b
             new = dict(rec)
             new["@z"] = k
             c.ents[uid] = new
+    sizes = hidden_sizes(c.game, c.pl, seat)
+    if sizes:  # another seat's private rolls (engine.private): rolled anew
+        reroll(c.game, c.pl, sizes, rng)
     c.rng = rng.getrandbits(64)
     c._decision = None
     return c

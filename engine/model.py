@@ -161,6 +161,8 @@ class FieldDef:
     min: Any = None
     max: Any = None
     span: Span | None = None
+    visible: str = "all"  # or "owner": only the field's player sees it (a private roll)
+    die: str | None = None  # a private field's faces are of this die (rolled anew by determinize)
 
 
 @dataclass

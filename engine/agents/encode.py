@@ -26,6 +26,7 @@ import weakref
 from engine.agents.domains import board_cells, entity_kinds, per_table
 from engine.agents.valuekeys import Faces, assignments, texts
 from engine.model import may_see
+from engine.private import private_fields
 
 _LAYOUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _PLAIN = (int, bool)
@@ -91,6 +92,7 @@ class Layout:
         fields = [(k, 0 if f.type in ("int", "bool") else f.init, ("field", k))
                   for k, f in game.player_fields.items()]
         self.fields, _, self.per_seat = _slots(fields, known)
+        self.private = frozenset(name for name, _ in private_fields(game))  # 0 for other seats
         self.left_out = [f"player.{k}" for k in game.player_fields
                          if k not in {s.name for s in self.fields}]
         self.zone_keys = []
@@ -131,9 +133,10 @@ def entries(S, player: int) -> list[tuple[int, float]]:
     lay = layout(S.game, len(S.pl))
     out: list[tuple[int, float]] = []
     at = 0
-    for rec in S.pl:
+    for seat, rec in enumerate(S.pl):
         for s in lay.fields:
-            s.put(rec.get(s.name), at, out)
+            if seat == player or s.name not in lay.private:  # another seat's private field: 0
+                s.put(rec.get(s.name), at, out)
         at += lay.per_seat
     nk = len(lay.kinds)
     zones = S.game.zones

@@ -12,6 +12,7 @@ from __future__ import annotations
 from engine.agents.encode import Layout, entries, layout, tensor
 from engine.dsl.values import E
 from engine.model import may_see
+from engine.private import masked_players
 
 __all__ = ["Layout", "can_see", "entries", "layout", "observation", "seen_by", "tensor"]
 
@@ -83,7 +84,8 @@ def seen_by(S, player: int | None) -> dict:
             zones[key] = len(uids)
     loose = sorted(n[1] for n in names.values() if n[0] == "@")
     d = S.decision() if not S.over and not S.is_chance_node() else None
-    return {"viewer": player, "pl": [_record(r, names) for r in S.pl], "zones": zones, "loose": loose,
+    pl = [_record(r, names) for r in masked_players(S.game, S.pl, player)]
+    return {"viewer": player, "pl": pl, "zones": zones, "loose": loose,
             "vars": _renamed({k: v for k, v in S.vars.items() if not k.startswith("@")}, names),
             "turn": _renamed(S.turn, names), "turns": S.turns, "over": S.over,
             "winners": S.winners, "deciding": None if d is None else (d.player, d.point)}

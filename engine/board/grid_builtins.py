@@ -39,7 +39,8 @@ _WORDS = [
      "The pieces on the board, optionally only of a kind or a list of kinds."),
     ("on_board", "any", "bool", False, "True when a piece is on the board."),
     ("spawn", "card any", "ent", True,
-     "A new piece of a kind, with its kind's fields, in a zone or on a cell."),
+     "A new piece of a kind, with its kind's fields, in a zone (in any pack) or on a cell "
+     "(of the pack's board)."),
     ("place", "ent any", "none", True, "Put a piece on a cell that has room for it."),
     ("step", "ent any bool?", "list:ent", True,
      "Move a piece one step to an adjacent cell (past the cell's limit with `through`); "

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine import extensions
 from engine.dsl.builtins import builtin
+from engine.dsl.values import E, Z
 from engine.errors import RuleRuntimeError, did_you_mean
 
 # board type name -> factory(section_plain, section_node, build_context) -> Extension | None
@@ -48,6 +49,25 @@ def board_of(S):
     if b is None:
         raise RuleRuntimeError("this pack declares no board")
     return b
+
+
+def _spawn_in_zone(S, kind: str, where):
+    """`spawn` in a pack without a board: a new entity of a kind, with its kind's fields,
+    on top of a zone (a die under a player's cup, a token in a pool)."""
+    if type(where) is not Z:
+        raise RuleRuntimeError(f"spawn: this pack declares no board, so a piece is spawned "
+                               f"in a zone, not at {S.describe(where)}")
+    d = S.game.kinds.get(kind) or S.game.cards.get(kind)
+    if d is None:
+        raise RuleRuntimeError(f"spawn: no kind '{kind}'",
+                               hint=did_you_mean(kind, [*S.game.kinds, *S.game.cards]))
+    uid = S.new_entity(kind, d.fields)
+    S.move_ent(uid, where)
+    return E(uid)
+
+
+# The board words that mean something without a board (the others need one).
+_WITHOUT_BOARD: dict[str, Callable] = {"spawn": _spawn_in_zone}
 
 
 def _merge(name: str, args: str, returns: str, effect: bool, doc: str):
@@ -84,7 +104,7 @@ def _caller(name: str, most: int) -> Callable:
     last: list[tuple[object, Any]] = [(_NO, None)]  # (the board asked last, its method)
 
     def method_of(board, S):
-        method = getattr(board, name, None)
+        method = getattr(board, name, None) if board is not None else _WITHOUT_BOARD.get(name)
         if method is None:
             board_of(S)  # says so when the pack has no board at all
             raise RuleRuntimeError(f"this pack's board has no '{name}'")

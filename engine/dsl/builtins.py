@@ -359,14 +359,20 @@ def _copy(S, e, dst):
 
 # ---- dice and chance ----
 @_core("roll", "die int?", "any", effect=True, writes=(), charges="made")
-def _roll(S, die, n=None):
-    """Roll a die once (a face), or `n` times (a list of faces)."""
+def _roll(S, die, n=None, *, seen_by=None):
+    """Roll a die once (a face), or `n` times (a list of faces). `seen_by=p` rolls in
+    private: the log shows the faces to `p` alone (keep them in a `visible: owner` field)."""
+    seat = None
+    if seen_by is not None:
+        if type(seen_by) is not P:
+            raise RuleRuntimeError(f"roll: seen_by must be a player, got {S.describe(seen_by)}")
+        seat = seen_by.i
     if n is None:
-        return S.roll_dice(die, 1)[0]
+        return S.roll_dice(die, 1, seat)[0]
     if n < 0 or n > 1000:
         raise RuleRuntimeError(f"roll: cannot roll {n} dice")
     S.charge(n)
-    return S.roll_dice(die, n)
+    return S.roll_dice(die, n, seat)
 
 
 @_core("icons", "list icon", "int", reads=_ARGS, charges="items")

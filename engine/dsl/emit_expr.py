@@ -440,17 +440,21 @@ class ExprEmitter:
     def keywords(self, e: ast.Call, name: str, b) -> str:
         """The named arguments of a call of builtin `b`, as Python: `k=...` each, or all of
         them as `**{'k': ...}` when one may not be written so (`class=`), in the order given.
-        A builtin takes those its function takes: any (an event's fields) when it takes
-        `**fields`, but none that is the name of one of its own parameters."""
-        own, any_name = pysource.keywords_of(b.fn)
+        A builtin takes those its function takes: its named-only parameters (`seen_by`),
+        and any (an event's fields) when it takes `**fields`, but none that is the name of
+        one of its positional parameters."""
+        own, named, any_name = pysource.keywords_of(b.fn)
         seen: set[str] = set()
         for k, _ in e.kwargs:
-            if not any_name:
-                self.fail(e, f"'{k}' is not a parameter of {name}()", f"{name}() takes no named arguments")
+            if k in seen:
+                self.fail(e, f"{name}(): '{k}' is given twice")
+            elif k in named:
+                pass
+            elif not any_name:
+                self.fail(e, f"'{k}' is not a parameter of {name}()", f"{name}() takes " + (
+                    ", ".join(f"{n}=" for n in sorted(named)) if named else "no named arguments"))
             elif k in own:
                 self.fail(e, f"{name}(): a named argument cannot be called '{k}'", "choose another name")
-            elif k in seen:
-                self.fail(e, f"{name}(): '{k}' is given twice")
             seen.add(k)
         pairs = [(k, self.expr(v)[0]) for k, v in e.kwargs]
         if all(pysource.bare_keyword(k) for k, _ in pairs):

@@ -79,11 +79,12 @@ def bare_keyword(text: str) -> bool:
 
 
 @functools.cache
-def keywords_of(fn) -> tuple[frozenset[str], bool]:
-    """(the names of `fn`'s own parameters, whether it takes other named arguments too):
-    the named arguments a builtin takes."""
+def keywords_of(fn) -> tuple[frozenset[str], frozenset[str], bool]:
+    """(the names of `fn`'s positional parameters, of its named-only ones, whether it takes
+    other named arguments too): the named arguments a builtin takes."""
     params = inspect.signature(fn).parameters.values()
-    return (frozenset(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)),
+    return (frozenset(p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD),
+            frozenset(p.name for p in params if p.kind is p.KEYWORD_ONLY),
             any(p.kind is p.VAR_KEYWORD for p in params))
 
 

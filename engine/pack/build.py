@@ -16,11 +16,11 @@ from engine.dsl import ast
 from engine.dsl.compiler import Compiled, compile_snippet
 from engine.dsl.env import Env, type_of_value
 from engine.dsl.parser import parse_expr, parse_program
-from engine.dsl.values import Face
 from engine.errors import DSLSyntaxError, PackError, Problem, Span, did_you_mean, locator
 from engine.flow.nodes import ActionDef, EndDef, PolicyDef, PolicyRule, TriggerDef
 from engine.game import Game
 from engine.model import CardDef, FieldDef, Invariant, ZoneDef, pack_hash
+from engine.pack.dicefaces import build_dice
 from engine.pack.flowbuild import FlowBuilder
 from engine.pack.namecheck import NameChecks
 from engine.pack.yamlspan import plain
@@ -30,7 +30,6 @@ DEFAULT_LIMITS = {"turns": 5000, "steps": 20_000_000, "effect_steps": 200_000, "
 # card's count (1,000), this their sum. The bundled packs make at most 50; ten thousand
 # entities still set up in a blink, where a count of 10**9 took gigabytes.
 MAX_CARDS = 10_000
-FACE_WORDS = frozenset({"name", "text"})  # the keys of a die face that are no icons
 # What `--set` accepts as a whole number: ASCII digits only (int() also reads '৪' as 4).
 _WHOLE = re.compile(r"[-+]?[0-9]+")
 
@@ -214,21 +213,7 @@ class Builder(NameChecks):
         return value
 
     def build_dice(self) -> dict[str, list]:
-        """Each die's faces: numbers, or Faces whose icons are every key but its words
-        (`name`, and `text`, what the face means for the legend)."""
-        dice = {}
-        for name, spec in (self.raw.get("dice") or {}).items():
-            faces: list = []
-            for k, f in enumerate(spec.get("faces", [])):
-                if isinstance(f, dict):
-                    icons = {i: c for i, c in f.items() if i not in FACE_WORDS}
-                    faces.append(Face(name, k, icons, f.get("name")))
-                else:
-                    faces.append(f)
-            if not faces:
-                self.fail(f"die '{name}' has no faces", "dice", name)
-            dice[name] = faces
-        return dice
+        return build_dice(self)
 
     def build_zones(self) -> dict[str, ZoneDef]:
         zones = {}
@@ -274,7 +259,16 @@ class Builder(NameChecks):
                 spec = {"init": spec}
             t = spec.get("type") or type_of_value(spec.get("init"))
             out[name] = FieldDef(name, t, spec.get("init"), spec.get("min"), spec.get("max"),
-                                 self.node("player", name).span)
+                                 self.node("player", name).span, spec.get("visible", "all"),
+                                 spec.get("die"))
+            die = spec.get("die")
+            if die is not None and die not in self.env.dice:
+                self.fail(f"player field '{name}': unknown die '{die}'", "player", name, "die",
+                          hint=did_you_mean(die, self.env.dice))
+            if (die is None) != (spec.get("visible") != "owner"):
+                self.fail(f"player field '{name}': a private field (visible: owner) holds "
+                          "faces of a die, and only it says which", "player", name,
+                          hint="give both `visible: owner` and `die: NAME`, or neither")
             self.env.player_fields[name] = t
         return out
 

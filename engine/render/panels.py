@@ -25,6 +25,7 @@ from engine.codec import log_seen_by
 from engine.dsl.values import P
 from engine.errors import PackError, printable
 from engine.flow.machine import evaluate
+from engine.private import private_fields
 from engine.render import table
 from engine.render.spec import spec_of
 from engine.render.values import show
@@ -40,6 +41,7 @@ class Renderer:
         self.names = [printable(n) for n in names] if names else names
         self.points = point_texts(game)
         self.id_names = table.id_names(game)  # `lamp-2` -> `Oil lamp (2 uses)` in the log
+        self.private = _private_columns(game, self.spec.players)
 
     # ---------- the whole screen ----------
     def render(self, S, viewer: int | None = None, log: RenderableType | None = None,
@@ -104,13 +106,21 @@ class Renderer:
 
     def cells(self, S, i: int, viewer: int | None) -> list[tuple[str, str]]:
         """Seat `i`'s row of the players table as (label, text) pairs, seen by `viewer`."""
-        L = {"p": P(i)}
         out = []
-        for col in self.spec.players:
-            high = evaluate(S, col.max, L) if col.max is not None else None
-            text = show(S, evaluate(S, col.value, L), viewer, high, col.text).plain
+        for k, col in enumerate(self.spec.players):
+            text = self.cell(S, i, k, viewer).plain
             out.append((printable(col.label), text.lstrip("█░ ")))  # a bar reads as its numbers
         return out
+
+    def cell(self, S, i: int, k: int, viewer: int | None) -> Text:
+        """Column `k` of seat `i`'s row, seen by `viewer`: hidden where it reads a private
+        field of a seat not the viewer's (engine.private)."""
+        if k in self.private and i != viewer:
+            return Text("hidden", style="dim")
+        col = self.spec.players[k]
+        L = {"p": P(i)}
+        high = evaluate(S, col.max, L) if col.max is not None else None
+        return show(S, evaluate(S, col.value, L), viewer, high, col.text)
 
     def players(self, S, viewer: int | None) -> Table:
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
@@ -118,11 +128,8 @@ class Renderer:
         for col in self.spec.players:
             table.add_column(Text(printable(col.label)), overflow="fold")
         for i in range(len(S.pl)):
-            L = {"p": P(i)}
             cells = [self.seat_name(S, i, viewer)]
-            for col in self.spec.players:
-                high = evaluate(S, col.max, L) if col.max is not None else None
-                cells.append(show(S, evaluate(S, col.value, L), viewer, high, col.text))
+            cells += [self.cell(S, i, k, viewer) for k in range(len(self.spec.players))]
             table.add_row(*cells)
         return table
 
@@ -196,6 +203,16 @@ class Renderer:
             return f"Game over: {result_text(S)}"
         about = self.points.get(d.point)
         return f"P{d.player} to decide ({d.point}" + (f": {about})" if about else ")")
+
+
+def _private_columns(game, columns) -> frozenset[int]:
+    """The players table's columns that read a private field (`p.cup`, engine.private):
+    another seat's row shows them hidden. A column whose reads are not known counts."""
+    names = {name for name, _ in private_fields(game)}
+    if not names:
+        return frozenset()
+    return frozenset(k for k, col in enumerate(columns)
+                     if col.value.facts is None or names & col.value.facts.reads)
 
 
 def log_line(entry: dict, names: dict[str, str] | None = None) -> str | None:

@@ -1,8 +1,9 @@
 """A pack's `view:` section, checked and compiled once per game.
 
-The section is free-form in the schema (the renderer is its only reader), so this module
-is where its shape is checked. Every value is compiled with `Game.compile_expr` once, with
-`p` bound to the player a row is about:
+The schema (schemas/pack.schema.json, `view`) holds the section to these keys, so `horde
+validate` places a misspelt one with a did-you-mean; this module checks the same shape again
+for a game built without the schema check, and compiles it. Every value is compiled with
+`Game.compile_expr` once, with `p` bound to the player a row is about:
 
     view:
       players:                 # one column each, one row per player
@@ -136,10 +137,8 @@ def _compile(game, view: Any, node, root=None) -> tuple[ViewSpec, list[Problem]]
                               _span(node))]
     for key in view:
         if key not in SECTIONS:
-            close = did_you_mean(key, SECTIONS)
-            if close:  # other keys may belong to building blocks; near-misses are typos
-                problems.append(Problem(f"view: unknown section '{key}'", _span(node, key),
-                                        close))
+            problems.append(Problem(f"view: unknown section '{key}'", _span(node, key),
+                                    did_you_mean(key, SECTIONS) or f"sections: {', '.join(SECTIONS)}"))
     spec.players = _columns(game, view, node, "players", {"p": "player"}, problems)
     spec.turn = _columns(game, view, node, "turn", {}, problems)
     spec.zones = _zones(game, view, node, problems)

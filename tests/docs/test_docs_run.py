@@ -9,8 +9,8 @@ headed `# NAME.yaml` is written to NAME.yaml first; what follows a `P0> ` prompt
 `<!-- illustrative: why -->` before a fence says it is not run, `<!-- slow: why -->` runs
 it under `@pytest.mark.slow`.
 
-Each page's transcripts run in order, in one temporary folder of that page (with `rulesets`
-and `tests` linked from the repository), as subprocesses running `engine.cli.app.main` as
+Each page's transcripts run in order, in one temporary folder of that page (with `rulesets`,
+`examples` and `tests` linked from the repository), as subprocesses running `engine.cli.app.main` as
 the `horde` script does, at a terminal width of 120 columns.
 """
 
@@ -126,7 +126,7 @@ def folder_of(page: Path) -> Path:
     """The page's working folder, made once: the repository's packs and test files linked in."""
     if page not in _FOLDERS:
         d = Path(tempfile.mkdtemp(prefix="horde-docs-"))
-        for name in ("rulesets", "tests"):
+        for name in ("rulesets", "examples", "tests"):
             (d / name).symlink_to(ROOT / name)
         (d / "cache").mkdir()
         _FOLDERS[page] = d

@@ -130,3 +130,19 @@ def test_scenario_schema():
 def test_problem_spans_name_the_file(overlay):
     (problem,) = validate(compose_text("pack: x\nbad: 1\n", "some/file.yaml"), overlay=overlay)
     assert problem.span == Span("some/file.yaml", 2, 1)
+
+
+def test_view_keys_are_checked_with_did_you_mean():
+    assert check("pack: x\nview:\n  players: []\n  turns: []\n") == [
+        (4, 3, "unknown key 'turns' in view (did you mean 'turn'?)")]
+    assert check("pack: x\nview:\n  players:\n    - {lable: Score, value: p.score}\n") == [
+        (4, 8, "unknown key 'lable' in view.players[0] (did you mean 'label'?)")]
+    assert check("pack: x\nview:\n  goal: {text: t, progres: p}\n") == [
+        (3, 19, "unknown key 'progres' in view.goal (did you mean 'progress'?)")]
+    assert check("pack: x\nview:\n  hand: {zones: [hand], tag: {a: b}}\n") == [
+        (3, 25, "unknown key 'tag' in view.hand (did you mean 'tags'?)")]
+
+
+def test_a_view_item_needs_a_value():
+    assert check("pack: x\nview:\n  turn:\n    - {label: Dice}\n") == [
+        (4, 7, "view.turn[0]: missing required key 'value'")]
