@@ -109,10 +109,26 @@ def to_json(name: str, tally: Tally, variants: list[str], mine: set[str] | None)
             "counts": tally.counts(mine), "never": never}
 
 
-def actions_line(game, uses) -> str:
-    """The summary `sim` and `compare` print from what their games chose: `uses`, per game
-    and seat, action id -> times."""
-    chosen = {a for per_game in uses for seat in per_game for a in seat}
+def actions_chosen(game, records) -> dict:
+    """What `sim` and `compare` know of coverage, from the actions their games chose
+    (`GameRecord.uses`): {"actions": n, "chosen": k, "never_chosen": [ids]}."""
+    chosen = {a for r in records for seat in r.uses for a in seat}
     ids = [a.id for a in game.actions]
-    done = sum(1 for a in ids if a in chosen)
-    return f"coverage: {done}/{len(ids)} actions chosen {HINT}"
+    never = [a for a in ids if a not in chosen]
+    return {"actions": len(ids), "chosen": len(ids) - len(never), "never_chosen": never}
+
+
+def actions_line(d: dict, label: str = "") -> str:
+    """`coverage: 41/44 actions chosen (validate --play for the list)`; with "offered" in
+    `d`, `43/44 actions offered, 41/44 chosen`."""
+    n = d["actions"]
+    done = (f"{d['offered']}/{n} actions offered, {d['chosen']}/{n} chosen" if "offered" in d
+            else f"{d['chosen']}/{n} actions chosen")
+    return f"coverage{f' ({label})' if label else ''}: {done} {HINT}"
+
+
+def checked_line(game, offered: set[str], chosen: set[str]) -> str:
+    """`horde check`'s summary, from the actions its games offered and chose."""
+    ids = [a.id for a in game.actions]
+    return actions_line({"actions": len(ids), "offered": sum(a in offered for a in ids),
+                         "chosen": sum(a in chosen for a in ids)})
