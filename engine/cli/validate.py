@@ -320,10 +320,11 @@ def validate(
     with --play, play them and report what no game reached."""
     from engine.coverage.run import MAX_PLAY
     if play_n is None and (mode or house):
-        raise typer.BadParameter("--mode and --house choose the games of --play: add --play N")
+        raise HordeError("--mode and --house choose the games --play plays",
+                         hint="add --play N (e.g. --play 20)")
     if play_n is not None and play_n > MAX_PLAY:
-        raise typer.BadParameter(f"at most {MAX_PLAY} games per mode and bot (docs/limits.md)",
-                                 param_hint="--play")
+        raise HordeError(f"--play {play_n}: at most {MAX_PLAY} games per mode and bot",
+                         hint="docs/limits.md says why")
     outcomes = [o for t in targets for o in check_target(t)]
     if strict:
         for o in outcomes:

@@ -33,6 +33,7 @@ class Tally:
     batches: list[Played] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # rules that failed, laws broken
     interrupted: bool = False
+    said: set = field(default_factory=set)  # the keys of `problems`
 
     @property
     def games(self) -> int:
@@ -55,8 +56,11 @@ class Tally:
     def covered(self, item: Item, facet: str) -> bool:
         return self.hits[item.key, facet] > 0
 
-    def problem(self, p: Problem) -> None:
-        if all((q.message, q.span) != (p.message, p.span) for q in self.problems):
+    def problem(self, p: Problem, key=None) -> None:
+        """Keep `p`, unless one with the same `key` (default: message and place) is kept."""
+        key = (p.message, p.span) if key is None else key
+        if key not in self.said:
+            self.said.add(key)
             self.problems.append(p)
 
     def never(self, mine: set[str] | None = None) -> list[tuple[Item, str]]:

@@ -110,8 +110,9 @@ class Watch:
                     tally.problem(Problem(
                         f"{item.name if item else v.law} broken in play ({self.label}, {bots} "
                         f"bots, game {index}, seed {gseed}, after {decisions} decisions)"
-                        + (f": {v.detail}" if v.detail else ""), v.span,
-                        hint="`horde check` finds the shortest game that breaks it"))
+                        + (f": {v.detail}" if v.detail else ""), item.span if item else v.span,
+                        hint="`horde check` finds the shortest game that breaks it"),
+                        key=(v.law, v.span))  # the first game that breaks it
             if S.over and not S.limit_hit:
                 self._ended(S)
             else:
@@ -122,7 +123,7 @@ class Watch:
         except HordeError as exc:
             for p in exc.problems[:1]:
                 tally.problem(Problem(f"{self.label}, {bots} bots, game {index} (seed {gseed}): "
-                                      f"{p.message}", p.span, p.hint))
+                                      f"{p.message}", p.span, p.hint), key=(p.message, p.span))
         finally:
             self.state = None
 
