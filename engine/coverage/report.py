@@ -80,7 +80,8 @@ def summary(counts: dict[str, dict[str, list[int]]]) -> str:
                 continue
             parts.append(f"{done}/{of} {noun + ' ' if first else ''}{verbs[facet]}")
             first = False
-    return "coverage: " + (", ".join(parts) if parts else "nothing to cover")
+    return "coverage: " + (", ".join(parts) if parts else
+                           "no action, trigger, end rule, invariant, card or policy rule to cover")
 
 
 def played(tally: Tally, variants: list[str]) -> str:
