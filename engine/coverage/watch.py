@@ -85,7 +85,8 @@ class Watch:
                 if d is None:
                     break
                 for aid in {a.id for a, _ in d.bindings.values() if a is not None}:
-                    tally.hit(items.action[aid], "offered")
+                    if aid in items.action:
+                        tally.hit(items.action[aid], "offered")
                 bot = seats[d.player]
                 if isinstance(bot, PolicyBot):
                     bot.taken = None
@@ -95,7 +96,7 @@ class Watch:
                     rule = items.rule.get(id(bot.taken))
                     if rule is not None:
                         tally.hit(rule, "taken")
-                if action is not None:
+                if action is not None and action.id in items.action:
                     tally.hit(items.action[action.id], "chosen")
                     for v in args.values():
                         if type(v) is E:

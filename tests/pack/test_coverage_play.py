@@ -209,3 +209,20 @@ def test_sim_compare_and_check_print_one_coverage_line(horde, house):
     assert f"coverage (house:{house}): 4/8 actions chosen" in r.output
     r = horde("check", MINI, "--house", house, "-n", "5", "--seed", "1")
     assert "coverage: 4/8 actions offered, 3/8 chosen (validate --play for the list)" in r.output
+
+
+def test_every_mode_the_file_applies_to(horde, tmp_path):
+    """A pack plays its base game and each mode; a house rule of the base, the same; a mode,
+    itself only, reporting only its own items."""
+    from tests.pack.test_checks_modes import _pack
+    folder = _pack(tmp_path / "p", {"h.yaml": "extends: ../pack.yaml\nactions:\n  - id: wave\n"
+                                              "    at: main\n    if: game.rounds > 1\n"
+                                              "    do: me.score += 0\n"})
+    both = ["the base game", "mode 'quick'"]
+    assert _played(horde, folder, "--play", "2")["coverage"][0]["variants"] == both
+    assert _played(horde, folder / "house" / "h.yaml", "--play", "2")["coverage"][0]["variants"] == both
+    assert _played(horde, folder / "house" / "h.yaml", "--play", "2", "--mode", "quick"
+                   )["coverage"][0]["variants"] == ["mode 'quick'"]
+    mode = _played(horde, folder / "modes" / "quick.yaml", "--play", "2")
+    assert mode["coverage"][0]["variants"] == ["mode 'quick'"]
+    assert mode["coverage"][0]["counts"] == {}  # the mode adds a flow, no item
