@@ -7,6 +7,10 @@ its `view:` compiled by the renderer. Its `metrics:` are compiled
 too, as `horde sim` will. A problem of the base pack shows up in every one of
 those loads; it is reported once. So is a warning (engine.pack.lint): what loads but can
 never matter in play. Warnings leave the exit status 0, unless `--strict`.
+
+With `--play N`, what loads is then played by bots (engine.coverage): what no game reached
+is a warning at its line (never an error: a game may just be rare), what broke in play a
+problem.
 """
 
 from __future__ import annotations
