@@ -44,7 +44,6 @@ class PolicyBot:
         self._owed: list = []  # draws of decisions taken sealed, made when the RNG is next used
         self.shortcuts = shortcuts
         self._plain = [(rule, rule.cond, rule.score, True) for rule in policy.rules]
-        self.taken = None  # the rule that made the last decision by rules (engine.coverage)
 
     @property
     def rng(self) -> random.Random:
@@ -117,9 +116,7 @@ class PolicyBot:
                 if best is None or score > best_score:
                     best, best_score = label, score
             if best is not None:
-                self.taken = rule
                 return best
-        self.taken = None
         return None
 
     def _otherwise(self, decision) -> str:

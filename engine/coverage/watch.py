@@ -3,7 +3,7 @@
 Nothing in the flow counts: the game is played from a copy of the Game whose trigger
 effects count themselves before they run (`counting`), and the driver, which asks for
 each decision, sees the rest: the actions offered and the one chosen, the policy rule
-that chose it (`PolicyBot.taken`), the cards named by it, where every card is after it
+that chose it (`Recording.taken`), the cards named by it, where every card is after it
 (drawn: out of the zone it starts in; played: named by a chosen action, or in its
 discard zone), the invariants after it, and which end rule holds when the game is over.
 Game k is played as `horde sim --seed SEED` plays its game k with the same bots.
@@ -48,6 +48,31 @@ def counting(game, items: Items, watch: Watch):
     return dataclasses.replace(game, triggers=triggers)
 
 
+class Recording(PolicyBot):
+    """A policy bot that keeps the rule that made its last decision (`taken`; None when
+    no rule did). The rules are tried in order and the first that picks an action
+    decides: the last rule handed out when one did is that rule."""
+
+    taken = None
+
+    def _first_rule(self, known, decision, rules):
+        handed: list = [None]
+
+        def each():
+            for r in rules:
+                handed[0] = r[0]
+                yield r
+        label = super()._first_rule(known, decision, each())
+        self.taken = handed[0] if label is not None else None
+        return label
+
+
+def seat_bot(spec: str, seed: int, game):
+    """The bot `spec` names, as `horde sim` makes it; a policy bot as a `Recording` one."""
+    bot = make_bot(spec, seed, game)
+    return Recording(bot.policy, seed, bot.shortcuts) if type(bot) is PolicyBot else bot
+
+
 class Watch:
     """Plays games of one variant (`game`), `label` naming it in reports."""
 
@@ -73,7 +98,7 @@ class Watch:
     def one(self, bots: str, players: int, seed: int, index: int) -> None:
         g, tally, items = self.game, self.tally, self.items
         gseed = game_seed(seed, index)
-        seats = [make_bot(bots, bot_seed(seed, index, s), g) for s in range(players)]
+        seats = [seat_bot(bots, bot_seed(seed, index, s), g) for s in range(players)]
         S = self.state = g.new_state(players=players, seed=gseed)
         S.transactional = False
         self.cards_uids = -1
@@ -88,11 +113,11 @@ class Watch:
                     if aid in items.action:
                         tally.hit(items.action[aid], "offered")
                 bot = seats[d.player]
-                if isinstance(bot, PolicyBot):
+                if isinstance(bot, Recording):
                     bot.taken = None
                 label = bot.choose(S, d)
                 action, args = d.bindings[label]
-                if isinstance(bot, PolicyBot) and bot.taken is not None:
+                if isinstance(bot, Recording) and bot.taken is not None:
                     rule = items.rule.get(id(bot.taken))
                     if rule is not None:
                         tally.hit(rule, "taken")
