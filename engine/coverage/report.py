@@ -89,7 +89,7 @@ def played(tally: Tally, variants: list[str]) -> str:
     bots = list(dict.fromkeys(b.bots.removeprefix("policy:") for b in tally.batches))
     modes = [v for v in variants if v.startswith("mode ")]
     where = ", ".join((["the base game"] if "the base game" in variants else [])
-                      + ([f"{len(modes)} mode{'' if len(modes) == 1 else 's'}"] if modes else [])
+                      + (modes if len(modes) == 1 else [f"{len(modes)} modes"] if modes else [])
                       + [v for v in variants if v != "the base game" and v not in modes])
     return (f"played {_games(tally.games)} ({where}; bots: {', '.join(bots)})"
             + (" — interrupted" if tally.interrupted else ""))
