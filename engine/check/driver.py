@@ -46,6 +46,9 @@ class CheckResult:
     failing_games: int = 0  # games that broke a law (the first one, then shrinking)
     notes: list[str] = field(default_factory=list)
     interrupted: bool = False  # stopped by Ctrl-C (or SIGTERM): the games played so far
+    # action ids offered and chosen in the games played (engine.coverage.report)
+    offered: set[str] = field(default_factory=set)
+    chosen: set[str] = field(default_factory=set)
 
     @property
     def ok(self) -> bool:
@@ -154,7 +157,7 @@ def run_check(game, *, players: int | None = None, examples: int = 100, seed: in
             try:
                 result.steps += play(game, n, seed, _chooser(data, st), laws=laws,
                                      max_steps=max_steps, tries=tries, dense=dense,
-                                     horizon=horizon)
+                                     horizon=horizon, seen=(result.offered, result.chosen))
                 result.games += 1
             except Broken as exc:
                 result.games += 1

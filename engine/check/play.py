@@ -71,7 +71,8 @@ def costly_at(k: int, dense: int | None) -> bool:
 
 def play(game, players: int, seed: int, choose: Callable[[int], int], *,
          laws: Iterable[str] = LAWS, max_steps: int | None = 5000, tries: int | None = 8,
-         dense: int | None = DENSE, horizon: int | None = None) -> int:
+         dense: int | None = DENSE, horizon: int | None = None,
+         seen: tuple[set, set] | None = None) -> int:
     """Play one game, `choose(n)` picking an index among n legal actions, checking `laws`
     after every decision. Returns the number of decisions; raises `Broken`.
 
@@ -79,7 +80,8 @@ def play(game, players: int, seed: int, choose: Callable[[int], int], *,
     games end. `tries` bounds how many of a decision's legal actions are also taken on a
     clone to see that each can be (None: all). `dense` spaces out the costly laws in long
     games (`costly_at`). `horizon` stops a game after that many decisions, quietly: every
-    state on the way was still checked (the test suite's small budget)."""
+    state on the way was still checked (the test suite's small budget). `seen`: sets the
+    ids of the actions offered and chosen are added to (engine.coverage)."""
     laws = set(laws)
     watch = Watch(game, laws)
     steps: list[Step] = []
@@ -115,6 +117,10 @@ def play(game, players: int, seed: int, choose: Callable[[int], int], *,
                     steps.append(Step(d.player, d.point, label))
                     raise broken(error_violation(res))
             label = d.actions[choose(len(d.actions))]
+            if seen is not None:
+                seen[0].update(a.id for a, _ in actions.values() if a is not None)
+                if actions[label][0] is not None:
+                    seen[1].add(actions[label][0].id)
             steps.append(Step(d.player, d.point, label))
             taken = watch.apply(S, label, tried.get(label), costly=costly)
             bad = watch.check(S, costly=costly_at(k + 1, dense)) + taken

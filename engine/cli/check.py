@@ -131,6 +131,9 @@ def check(
         console.print("  laws checked after every decision:")
         for line in law_lines(game, result.laws):
             console.print(Text(line), soft_wrap=True)
+        if ray is None:  # the cluster's games are not seen here
+            from engine.coverage.report import checked_line
+            console.print(Text(f"  {checked_line(game, result.offered, result.chosen)}"))
         if result.interrupted:
             raise typer.Exit(130)
         return

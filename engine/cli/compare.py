@@ -132,6 +132,9 @@ def compare(
     if any(r.interrupted for r in results):
         interrupted_note(results)
     cmp = compare_results(results)
+    from engine.coverage.report import actions_chosen, actions_line
+    cmp["coverage"] = [{"label": r.label, **actions_chosen(g, r.records)}
+                       for g, r in zip(gameset, results, strict=True)]
     if csv_file:
         from engine.sim.output import write_csv
         write_csv(csv_file, results)
@@ -147,6 +150,8 @@ def compare(
         console.print(table(cmp))
         for sentence in cmp["sentences"]:
             console.print(Text(sentence))
+        for c in cmp["coverage"]:
+            console.print(Text(actions_line(c, c["label"])))
         for path in (csv_file, plot):
             if path:
                 console.print(Text(f"wrote {path}", style="dim"))

@@ -183,6 +183,8 @@ def sim(
     if result.interrupted:
         interrupted_note([result])
     rep = report(result)
+    from engine.coverage.report import actions_chosen, actions_line
+    rep["coverage"] = actions_chosen(game, result.records)
     if csv_file:
         from engine.sim.output import write_csv
         write_csv(csv_file, [result])
@@ -196,6 +198,7 @@ def sim(
     else:
         from engine.sim.report import sim_report
         console.print(sim_report(rep, result))
+        console.print(Text(actions_line(rep["coverage"])))
         for path in (csv_file, plot):
             if path:
                 console.print(Text(f"wrote {path}", style="dim"))

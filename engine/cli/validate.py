@@ -7,6 +7,10 @@ its `view:` compiled by the renderer. Its `metrics:` are compiled
 too, as `horde sim` will. A problem of the base pack shows up in every one of
 those loads; it is reported once. So is a warning (engine.pack.lint): what loads but can
 never matter in play. Warnings leave the exit status 0, unless `--strict`.
+
+With `--play N`, what loads is then played by bots (engine.coverage): what no game reached
+is a warning at its line (never an error: a game may just be rare), what broke in play a
+problem.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import typer
 from rich.text import Text
 
 from engine.api import load
-from engine.cli.common import AllErrorsOpt, JsonOpt, out, yaml_files
+from engine.cli.common import AllErrorsOpt, JsonOpt, err, out, whole, yaml_files
 from engine.errors import HordeError, PackError, Problem, cut, more_line, problems_shown
 
 # Each mode and house rule is one more load and compile of the whole pack: the bundled
@@ -267,6 +271,37 @@ def _problem_dict(p: Problem) -> dict:
     return d
 
 
+def _play_targets(arg: str) -> list[str]:
+    """What `--play` plays for one argument: a folder's files one by one, else itself."""
+    from engine.pack.loader import PACK_FILE
+    path = Path(arg).expanduser()
+    if path.is_dir() and not (path / PACK_FILE).is_file():
+        return [str(f) for f in yaml_files([path])]
+    return [arg]
+
+
+def _play(targets: list[str], outcomes: list[Outcome], n: int, mode, house, seed: int) -> list:
+    """Play each target's games (engine.coverage.run); what play shows wrong becomes the
+    outcome's problems. [(outcome, coverage)]; stops at Ctrl-C with what was played."""
+    from engine.coverage.run import play
+    found = []
+    k = 0
+    for arg in targets:
+        for ref in _play_targets(arg):
+            o = outcomes[k] if k < len(outcomes) else None
+            k += 1
+            if o is None or o.problems:  # what does not load cannot be played
+                continue
+            cov = play(ref, n, mode=mode, house=house, seed=seed)
+            if cov is None:
+                continue
+            o.problems += cov.tally.problems
+            found.append((o, cov))
+            if cov.tally.interrupted:
+                return found
+    return found
+
+
 def validate(
     targets: Annotated[list[str], typer.Argument(
         metavar="PATH_OR_PACK...",
@@ -274,13 +309,35 @@ def validate(
     as_json: JsonOpt = False,
     strict: Annotated[bool, typer.Option(
         "--strict", help="Warnings are problems: exit 1 when there is one.")] = False,
+    play_n: Annotated[int | None, typer.Option(
+        "--play", metavar="N", parser=whole(1),
+        help="Also play N games with each of the pack's policies and with random bots, in "
+             "every mode the file applies to, and warn of what they never reach.")] = None,
+    mode: Annotated[str | None, typer.Option(
+        "--mode", "-m", help="With --play: play this mode only.")] = None,
+    house: Annotated[list[str] | None, typer.Option(
+        "--house", metavar="FILE", help="With --play: add this house rule to every game played. "
+        "Repeatable.")] = None,
+    seed: Annotated[int, typer.Option(
+        "--seed", "-s", parser=whole(), help="With --play: the master seed of the games (game "
+        "k is the one `horde sim --seed` plays k-th).")] = 0,
     all_errors: AllErrorsOpt = False,
 ) -> None:
-    """Check packs (base, every mode, every house rule), overlays and scenario files."""
+    """Check packs (base, every mode, every house rule), overlays and scenario files;
+    with --play, play them and report what no game reached."""
+    from engine.coverage.run import MAX_PLAY
+    if play_n is None and (mode or house):
+        raise HordeError("--mode and --house choose the games --play plays",
+                         hint="add --play N (e.g. --play 20)")
+    if play_n is not None and play_n > MAX_PLAY:
+        raise HordeError(f"--play {play_n}: at most {MAX_PLAY} games per mode and bot",
+                         hint="docs/limits.md says why")
     outcomes = [o for t in targets for o in check_target(t)]
     if strict:
         for o in outcomes:
             o.problems, o.warnings = o.problems + o.warnings, []
+    covered = _play(targets, outcomes, play_n, mode, list(house or []), seed) if play_n else []
+    coverage = {id(o): cov for o, cov in covered}
     problems = [p for o in outcomes for p in o.problems]
     warned = [w for o in outcomes for w in o.warnings]
     console = out()
@@ -293,6 +350,10 @@ def validate(
                   "more_warnings": len(warned[limit:]) if limit is not None else 0,
                   "checked": [{"name": o.name, "summary": o.summary, "valid": not o.problems}
                               for o in outcomes]}
+        if play_n:
+            from engine.coverage.report import to_json
+            report["coverage"] = [to_json(o.name, cov.tally, cov.variants, cov.mine)
+                                  for o, cov in covered]
         console.file.write(json.dumps(report, indent=1) + "\n")
     else:
         left = problems_shown()  # one budget for the whole run, problems and warnings alike
@@ -314,11 +375,32 @@ def validate(
                 hidden[word] += len(found) - len(shown)
                 if left is not None:
                     left -= len(shown)
+            cov = coverage.get(id(o))
+            if cov is not None:
+                left = _print_coverage(console, cov, left, hidden)
         for word, n in hidden.items():
             if n:
                 console.print(Text(more_line(n, word)))
+    if any(cov.tally.interrupted for _, cov in covered):
+        err().print(Text("Interrupted: reporting the games that were played.", style="yellow"))
+        raise typer.Exit(130)
     if problems:
         raise typer.Exit(1)
+
+
+def _print_coverage(console, cov, left: int | None, hidden: dict) -> int | None:
+    """The played line, the summary and the warnings of one argument's games."""
+    from engine.coverage.report import played, summary, warnings
+    tally = cov.tally
+    console.print(Text(f"  {played(tally, cov.variants)}"))
+    console.print(Text(f"  {summary(tally.counts(cov.mine))}"))
+    found = warnings(tally, cov.mine)
+    shown = found if left is None else found[:left]
+    for k in range(0, len(shown), 100):
+        console.print(Text("\n".join("warning: " + p.format() for p in shown[k:k + 100]),
+                           style="yellow"))
+    hidden["warning"] += len(found) - len(shown)
+    return None if left is None else left - len(shown)
 
 
 def register(app: typer.Typer) -> None:
