@@ -203,35 +203,18 @@ def host_port(address: str) -> tuple[str, int]:
 
 
 def probe(address: str, timeout: float) -> None:
-    """The address's host and port answer within `timeout` seconds, or a HordeError says
-    that it cannot be reached: a TCP connection (refused, no such host and no route fail
-    at once), then a gRPC channel ready on it, which both of Ray's ports speak (a firewall
-    or proxy that takes the connection but passes nothing fails there)."""
+    """The address's host and port take a TCP connection within `timeout` seconds, or a
+    HordeError says that it cannot be reached: a refused port, an unknown host and an
+    address that never answers are named before Ray is started on them."""
     host, port = host_port(address)
-    deadline = time.monotonic() + timeout
-    late = _unreachable(address, f"no answer from {host}:{port} in {timeout:g} s")
     try:
         with socket.create_connection((host, port), timeout=timeout):
             pass
     except TimeoutError:
-        raise late from None
+        raise _unreachable(address, f"no answer from {host}:{port} in {timeout:g} s") from None
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
         raise _unreachable(address, f"{host}:{port}: {why[:120]}") from None
-    try:
-        import grpc
-    except ImportError:  # Ray without gRPC: the TCP connection is all that is checked
-        return
-    if os.environ.get("RAY_USE_TLS", "0").strip().lower() in ("1", "true"):
-        return  # a TLS channel needs Ray's certificates: Ray makes it
-    target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    channel = grpc.insecure_channel(target)
-    try:
-        grpc.channel_ready_future(channel).result(timeout=max(deadline - time.monotonic(), 0.1))
-    except grpc.FutureTimeoutError:
-        raise late from None
-    finally:
-        channel.close()
 
 
 def _init_within(ray, seconds: float, **options) -> None:
