@@ -72,7 +72,9 @@ def test_a_worker_killed_mid_run_leaves_stdout_json_and_the_numbers_right(horde)
                 break
         time.sleep(0.05)
     stdout, stderr = proc.communicate(timeout=600)
-    assert killed is not None, "no worker was seen playing"
+    if killed is None and "cannot start Ray on this machine" in stderr:
+        pytest.skip(f"Ray did not start here: {stderr.strip()[:200]}")
+    assert killed is not None, f"no worker was seen playing: {stderr[-500:]}"
     assert proc.returncode == 0, stderr
     remote = json.loads(stdout)  # nothing of Ray's before or after the JSON
     local = json.loads(horde(*args, "--jobs", "1").stdout)
