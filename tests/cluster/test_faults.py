@@ -137,3 +137,31 @@ def test_a_wrong_token_is_named_as_an_authentication_failure(cluster):
                                            "RAY_AUTH_TOKEN": "not-the-token"})
     assert f"--cluster {address}: authentication failed" in message
     assert "RAY_AUTH_TOKEN" in message and "cannot reach" not in message
+
+
+class Refused(Exception):
+    """What Ray raises for a missing or wrong token (`ray.exceptions.AuthenticationError`)."""
+
+
+def fake_ray(error: Exception):
+    """A Ray whose `init` fails with `error`, as the real one does against such a cluster."""
+    import types
+    exceptions = types.SimpleNamespace(AuthenticationError=Refused)
+
+    def init(**_options):
+        raise error
+
+    return types.SimpleNamespace(is_initialized=lambda: False, init=init,
+                                 shutdown=lambda: None, exceptions=exceptions)
+
+
+@pytest.mark.parametrize("error", [
+    Refused("Authentication failed: the token does not match the cluster's"),
+    RuntimeError("UNAUTHENTICATED: Invalid or missing authentication token"),
+])
+def test_an_authentication_error_is_named_not_called_unreachable(monkeypatch, horde, error):
+    monkeypatch.setitem(sys.modules, "ray", fake_ray(error))
+    r = horde("sim", PACK, "--cluster", "auto")
+    assert r.exit_code == 1
+    assert "--cluster auto: authentication failed" in r.output, r.output
+    assert "RAY_AUTH_TOKEN" in r.output and "cannot reach" not in r.output
