@@ -4,12 +4,15 @@ Sweeps outgrow one machine; Ray is the distributed engine the users of horde's a
 already run, so horde uses it rather than a scheduler of its own (it is an optional extra:
 `pip install 'horde[cluster]'`). What goes to the workers is each batch's `GameSpec`: the
 pack's and house rules' files by content with a hash over them, so a worker needs horde
-installed but not the pack, and refuses a spec changed on the way. Results come back by
-game index, as from worker processes, so a cluster gives exactly what `--jobs 1` gives.
+installed but not the pack, and refuses a spec changed on the way. A task's games come
+back as their totals (records only when the run keeps them), as from worker processes, so
+a cluster gives exactly what `--jobs 1` gives, and the driver's memory stays flat.
 
 At most a few tasks per CPU are in flight: the rest are made as those finish, so Ctrl-C
-loses only what was in flight (the finished pieces are reported), and a million-game run
-never lists its work up front. `horde check` sends whole Hypothesis runs instead
+loses only what was in flight (the finished pieces are reported; the first are single
+games), and a million-game run never lists its work up front. Joining a cluster is bounded
+in time (`connect`), a refused token is named as such, and what Ray's nodes report to the
+driver goes to stderr: stdout is the command's output. `horde check` sends whole Hypothesis runs instead
 (`check`): each is independent, with its own seed, and the shortest failure wins.
 """
 
@@ -132,10 +135,11 @@ def connect(address: str, timeout: float | None = None) -> Cluster:
     """Join the Ray cluster at `address` (`ray://host:10001`, `host:6379`, `auto`), or start
     one on this machine (`local`). Joined once per process: later calls reuse the connection.
 
-    An address is first reached with a plain TCP connection of at most `timeout` seconds
-    (CONNECT_TIMEOUT, or HORDE_CLUSTER_TIMEOUT): an address where nothing listens, or none
-    answers, fails then, not after Ray's own retries. Ray's messages (a worker that died,
-    say) go to stderr: stdout is the command's output (`--json > f`)."""
+    An address is first reached with a plain TCP connection, then joined by Ray, each
+    within `timeout` seconds (CONNECT_TIMEOUT, or HORDE_CLUSTER_TIMEOUT): an address where
+    nothing listens, or nothing answers as Ray would, fails then, not after Ray's own
+    minute of retries. Ray's messages (a worker that died, say) go to stderr: stdout is
+    the command's output (`--json > f`)."""
     ray = ray_module()
     from engine.sim.parallel import usable_cores
 
