@@ -159,7 +159,10 @@ def connect(address: str, timeout: float | None = None) -> Cluster:
                     _init_within(ray, limit, address=address, **options)
         except Exception as exc:  # Ray's start-up fails in its own many ways: not a horde bug
             _shutdown(ray)  # what a failed start left running
-            raise _failed(ray, address, exc) from None
+            refused = None if address in ("local", "auto") else token_refused(address, limit)
+            why = exc if refused is None else RuntimeError(f"Authentication failed: {refused}")
+            raise _failed(ray, address, why) from None  # Ray retries a refused token as if
+            # nobody answered: asked again, the cluster says which it was
         messages_to_stderr()
     try:
         cpus = int(ray.cluster_resources().get("CPU", 0))
@@ -241,6 +244,44 @@ def _init_within(ray, seconds: float, **options) -> None:
         raise TimeoutError(f"no answer from Ray in {seconds:g} s")
     if outcome[0] is not None:
         raise outcome[0]
+
+
+def token_refused(address: str, seconds: float) -> str | None:
+    """Why the cluster at `address` refuses this machine's token (Ray's gRPC status
+    UNAUTHENTICATED, to one call with the token Ray would send), or None: not refused, or
+    not known. Ray itself retries such a refusal until it gives up as if nobody answered."""
+    try:
+        import grpc  # type: ignore[import-untyped]  # comes with Ray
+    except ImportError:
+        return None
+    host, port = host_port(address)
+    token = _token()
+    channel = grpc.insecure_channel(f"[{host}]:{port}" if ":" in host else f"{host}:{port}")
+    try:
+        call = channel.unary_unary("/ray.rpc.NodeInfoGcsService/GetClusterId")
+        call(b"", timeout=seconds,
+             metadata=[("authorization", f"Bearer {token}")] if token else None)
+    except grpc.RpcError as exc:
+        if exc.code() == grpc.StatusCode.UNAUTHENTICATED:
+            return (exc.details() or "the token was refused")[:200]
+    except Exception:  # no answer worth naming: the caller says the cluster was not reached
+        return None
+    finally:
+        channel.close()
+    return None
+
+
+def _token() -> str | None:
+    """The token Ray would send: RAY_AUTH_TOKEN, the file RAY_AUTH_TOKEN_PATH names, or
+    ~/.ray/auth_token."""
+    if os.environ.get("RAY_AUTH_TOKEN", "").strip():
+        return os.environ["RAY_AUTH_TOKEN"].strip()
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or os.path.expanduser("~/.ray/auth_token")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read(4096).strip() or None
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def messages_to_stderr() -> None:

@@ -133,7 +133,7 @@ def test_a_wrong_token_is_named_as_an_authentication_failure(cluster):
     if os.environ.get("RAY_AUTH_MODE", "").lower() != "token":
         pytest.skip("this Ray did not turn token authentication on for a local cluster")
     address = ray.get_runtime_context().gcs_address
-    _, message = connect_seconds(address, {"RAY_AUTH_MODE": "token",
+    _, message = connect_seconds(address, {"RAY_AUTH_MODE": "token", "HORDE_CLUSTER_TIMEOUT": "5",
                                            "RAY_AUTH_TOKEN": "not-the-token"})
     assert f"--cluster {address}: authentication failed" in message
     assert "RAY_AUTH_TOKEN" in message and "cannot reach" not in message
