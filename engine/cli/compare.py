@@ -116,7 +116,7 @@ def compare(
                          hint="for example: horde compare PACK base lives=4")
     if len(set(names)) < len(names):
         raise HordeError("a variant is named twice")
-    check_games(games * len(names))
+    check_games(games * len(names), records=True)  # game i of each variant is paired
     count, specs = seat_bots(players, bots)
     ray = cluster_of(cluster, jobs)
     workers = jobs_count(jobs, force_jobs)
@@ -125,7 +125,7 @@ def compare(
     for g in gameset[1:]:
         warn_bots(g, specs, gameset[0])
     count = gameset[0].players_default if count is None else count
-    batches = [Batch.of(g, count, specs, games, seed, label=v.label)
+    batches = [Batch.of(g, count, specs, games, seed, label=v.label, records=True)
                for g, v in zip(gameset, parsed, strict=True)]
     with progress_bar(games * len(batches), "comparing") as progress:
         results = run_batches(batches, jobs=workers, progress=progress, cluster=ray)
@@ -140,7 +140,7 @@ def compare(
         write_csv(csv_file, results)
     if plot:
         from engine.sim.plots import compare_plot
-        compare_plot(cmp, [[r.turns for r in res.records] for res in results], plot,
+        compare_plot(cmp, [res.tally.turns for res in results], plot,
                      f"{gameset[0].title}: {' vs '.join(names)} — {games} games each, "
                      f"{seating(batches[0].specs)}")
     console = wide(out())

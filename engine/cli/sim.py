@@ -170,7 +170,7 @@ def sim(
     from engine.sim.measures import report
     from engine.sim.parallel import check_games
 
-    check_games(games)
+    check_games(games, records=bool(csv_file))
     count, specs = seat_bots(players, bots)
     ray = cluster_of(cluster, jobs)
     workers = jobs_count(jobs, force_jobs)
@@ -179,7 +179,7 @@ def sim(
         warn_bots(game, specs, load_game(pack, None, None, set_))
     with progress_bar(games) as progress:
         result = simulate(game, count, specs, games, seed, progress=progress,
-                          jobs=workers, cluster=ray)
+                          jobs=workers, cluster=ray, records=bool(csv_file))
     if result.interrupted:
         interrupted_note([result])
     rep = report(result)
@@ -190,7 +190,7 @@ def sim(
         write_csv(csv_file, [result])
     if plot:
         from engine.sim.plots import sim_plot
-        sim_plot(rep, [r.turns for r in result.records], plot,
+        sim_plot(rep, result.tally.turns, plot,
                  f"{game.title}: {result.games} games, {seating(result.bots)}")
     console = wide(out())
     if as_json:

@@ -146,7 +146,7 @@ def sweep(
     goal = parse_target(target) if target else None
     shown = measure or (goal[0] if goal else "win_rate")
     combos = combinations(ranges)
-    check_games(games * len(combos))
+    check_games(games * len(combos), records=bool(csv_file))
     count, specs = seat_bots(players, bots)
     ray = cluster_of(cluster, jobs)
     workers = jobs_count(jobs, force_jobs)
@@ -157,7 +157,7 @@ def sweep(
                     params={**fixed, **{k: str(v).lower() if isinstance(v, bool) else str(v)
                                         for k, v in params.items()}})
         batches.append(Batch.of(game, count, specs, games, seed,
-                                label=label_of(params)))
+                                label=label_of(params), records=bool(csv_file)))
     from engine.sim.measures import parse_measure
     from engine.sim.result import SimResult
     probe = SimResult("", None, {}, batches[0].players, batches[0].specs, seed,

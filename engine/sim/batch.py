@@ -142,8 +142,9 @@ def _which_game(exc: HordeError, index: int, gseed: int) -> HordeError:
     return exc
 
 
-def new_result(game, players: int, specs: list[str], seed: int, n: int) -> SimResult:
+def new_result(game, players: int, specs: list[str], seed: int, n: int,
+               records: bool = False) -> SimResult:
     house = [Path(h).name for h in game.sources.house] if game.sources is not None else []
     return SimResult(game.pack_id, game.mode, dict(game.params), players, specs, seed,
                      requested=n, metric_names=[str(k) for k in (game.metrics or {})],
-                     house=house)
+                     house=house, keep_records=records)

@@ -19,9 +19,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.errors import HordeError, did_you_mean
 from engine.sim.result import SimResult
-from engine.sim.stats import Estimate, histogram, mean_ci, quantile, wilson
+from engine.sim.stats import Estimate, histogram, mean_ci_of, median, quantile, wilson
+from engine.sim.tally import Moments
 
 BINARY = ("win_rate", "no_winner", "draws", "timeouts", "team_win", "team_loss", "completion")
 MEANS = ("turns", "decisions")
@@ -32,44 +35,42 @@ def seat_wins(result: SimResult) -> list[Estimate]:
     return [wilson(result.wins[s], result.games) for s in range(result.players)]
 
 
-def length(values: list[int]) -> dict:
-    xs = sorted(values)
-    m = mean_ci(xs)
-    n = len(xs)
-    median = 0.0 if not n else (float(xs[n // 2]) if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2)
+def length(counts: Mapping[int, int]) -> dict:
+    """A game length's distribution from its counts (length -> games that long)."""
+    m = mean_ci_of(moments(counts))
+    keys = [v for v, c in counts.items() if c]
     return {"mean": round(m.value, 4), "lo": round(m.lo, 4), "hi": round(m.hi, 4),
-            "median": median, "p10": quantile(xs, 0.1), "p90": quantile(xs, 0.9),
-            "min": xs[0] if xs else 0, "max": xs[-1] if xs else 0,
-            "histogram": [[lo, hi, c] for lo, hi, c in histogram(xs)]}
+            "median": median(counts), "p10": quantile(counts, 0.1),
+            "p90": quantile(counts, 0.9),
+            "min": min(keys) if keys else 0, "max": max(keys) if keys else 0,
+            "histogram": [[lo, hi, c] for lo, hi, c in histogram(counts)]}
+
+
+def moments(counts: Mapping[int, int]) -> Moments:
+    """The count and exact sums of whole numbers kept as counts."""
+    return Moments(sum(counts.values()), sum(v * c for v, c in counts.items()),
+                   sum(v * v * c for v, c in counts.items()))
 
 
 def action_rows(result: SimResult) -> list[dict]:
     """One row per action id: uses per game, and win rates of seats that used it or not."""
-    ids = sorted({a for r in result.records for u in r.uses for a in u})
-    rows = []
+    t = result.tally
     n = result.games
-    for aid in ids:
-        total = used_pairs = used_won = other_pairs = other_won = games_used = 0
+    rows = []
+    for aid in t.actions():
+        total = sum(t.uses[aid])
+        used_pairs = used_won = other_pairs = other_won = 0
         per_seat = []
         for s in range(result.players):
-            k_used = k_won = 0
-            for r in result.records:
-                c = r.uses[s].get(aid, 0) if s < len(r.uses) else 0
-                won = s in r.winners
-                total += c
-                if c:
-                    k_used += 1
-                    k_won += won
-                else:
-                    other_pairs += 1
-                    other_won += won
+            k_used, k_won = t.used[aid][s], t.used_won[aid][s]
             used_pairs += k_used
             used_won += k_won
+            other_pairs += n - k_used
+            other_won += t.wins[s] - k_won
             per_seat.append({"seat": s, "games": k_used,
                              "win_rate": wilson(k_won, k_used).to_dict()})
-        games_used = sum(1 for r in result.records if any(aid in u for u in r.uses))
         rows.append({"action": aid, "per_game": round(total / n, 4) if n else 0.0,
-                     "games": games_used,
+                     "games": t.any_used[aid],
                      "win_rate_used": wilson(used_won, used_pairs).to_dict(),
                      "win_rate_not_used": wilson(other_won, other_pairs).to_dict(),
                      "seats": per_seat})
@@ -77,11 +78,13 @@ def action_rows(result: SimResult) -> list[dict]:
 
 
 def metric_rows(result: SimResult) -> list[dict]:
-    out = []
-    for name in result.metric_names:
-        e = mean_ci([r.metrics[name] for r in result.records if name in r.metrics])
-        out.append({"metric": name, **e.to_dict()})
-    return out
+    return [{"metric": name, **metric_estimate(result, name).to_dict()}
+            for name in result.metric_names]
+
+
+def metric_estimate(result: SimResult, name: str) -> Estimate:
+    """The mean of a metric over the games that have it, with its interval."""
+    return mean_ci_of(result.tally.metrics.get(name, Moments()))
 
 
 def ludii(result: SimResult) -> dict:
@@ -95,7 +98,7 @@ def ludii(result: SimResult) -> dict:
         "drawishness": round(result.draws / n, 4) if n else 0.0,
         "timeouts": round(result.limit_hits / n, 4) if n else 0.0,
         "advantage": round(rates[0], 4) if rates else 0.0,
-        "duration": round(sum(r.turns for r in result.records) / n, 4) if n else 0.0,
+        "duration": round(moments(result.tally.turns).mean(), 4) if n else 0.0,
     }
 
 
@@ -113,8 +116,8 @@ def report(result: SimResult) -> dict:
         "team_win": wilson(result.team_wins, n).to_dict(),
         "team_loss": wilson(result.team_losses, n).to_dict(),
     }
-    d["length"] = {"turns": length([r.turns for r in result.records]),
-                   "decisions": length([r.decisions for r in result.records])}
+    d["length"] = {"turns": length(result.tally.turns),
+                   "decisions": length(result.tally.decisions)}
     d["actions"] = action_rows(result)
     d["metrics"] = metric_rows(result)
     d["measures"] = ludii(result)
@@ -145,7 +148,8 @@ def parse_measure(name: str, result: SimResult) -> tuple[str, int | str | None]:
 
 
 def per_game(result: SimResult, name: str) -> list[float] | None:
-    """The measure's value in each game (None for a measure of the whole batch)."""
+    """The measure's value in each game kept (None for a measure of the whole batch): a
+    batch played with `keep_records`."""
     base, arg = parse_measure(name, result)
     recs, p = result.records, result.players
     if base == "win_rate":
@@ -170,15 +174,23 @@ def per_game(result: SimResult, name: str) -> list[float] | None:
 
 
 def scalar(result: SimResult, name: str) -> Estimate:
-    """The measure over the batch with its 95% interval (balance: no interval)."""
-    base, _ = parse_measure(name, result)
+    """The measure over the batch with its 95% interval (balance: no interval), from the
+    batch's totals."""
+    base, arg = parse_measure(name, result)
+    n = result.games
     if base == "balance":
         b = ludii(result)["balance"]
-        return Estimate(b, b, b, result.games)
-    xs = per_game(result, name) or []
-    if base in BINARY:
-        return wilson(int(sum(xs)), len(xs))
-    return mean_ci(xs)
+        return Estimate(b, b, b, n)
+    if base in MEANS:
+        return mean_ci_of(moments(getattr(result.tally, base)))
+    if base == "metric":
+        return metric_estimate(result, str(arg))
+    count = {"win_rate": lambda: result.wins[int(arg or 0)],
+             "no_winner": lambda: result.no_winner, "draws": lambda: result.draws,
+             "timeouts": lambda: result.limit_hits, "team_win": lambda: result.team_wins,
+             "team_loss": lambda: result.team_losses,
+             "completion": lambda: n - result.no_winner + result.team_losses}[base]()
+    return wilson(count, n)
 
 
 def measure_label(name: str) -> str:

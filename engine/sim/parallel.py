@@ -4,17 +4,22 @@ A compiled `Game` holds generated functions and cannot be pickled, so a worker p
 rebuilds it from its recipe (`GameSpec`: the pack's and house rules' files by content, mode
 and params), refuses a recipe that does not match its hash, and checks that the rebuilt
 rules hash the same. The same recipe serves workers on other machines (`engine.sim.cluster`).
-Work is cut into small chunks of game indices, dealt round-robin over the batches (so an
-interrupted comparison has played every variant about equally), and every record goes back
-to its place by game index: since a game depends only on (master seed, index), K workers
-give exactly what one does.
+Work is cut into pieces of game indices, dealt round-robin over the batches (so an
+interrupted comparison has played every variant about equally). The first pieces are a
+single game each and they double from there (`chunks`), so a Ctrl-C in the first seconds
+still has games to report. A worker sends back its piece's totals (`engine.sim.tally`),
+which the parent adds to the batch's: its memory does not grow with the games. Records are
+sent only when the run keeps them, and go back to their place by game index. Since a game
+depends only on (master seed, index), and the totals' sums are exact, K workers give
+exactly what one does.
 
 Workers are started with the `spawn` method (safe with threads, the same on every OS) and
 leave Ctrl-C to the parent, which stops the pool and keeps what has finished; so do SIGTERM
 and SIGHUP, which the CLI turns into Ctrl-C (`engine.cli.signals`): see `_init_worker`.
 
-A run plays at most MAX_GAMES games (every record is kept for the report), checked before
-anything is built; the pieces of work are made as they are dealt, not listed beforehand.
+A run plays at most MAX_GAMES games (MAX_GAMES_KEPT when each game's record is kept),
+checked before anything is built; the pieces of work are made as they are dealt, not
+listed beforehand.
 """
 
 from __future__ import annotations
@@ -36,23 +41,32 @@ from engine.pack.sources import Sources
 from engine.pack.yamlspan import span_name
 from engine.sim.batch import check_bots, compile_metrics, new_result, play_one, seat_specs
 from engine.sim.result import SimResult
+from engine.sim.tally import Tally
 from engine.state import check_players
 
-# Games one run may play, over all its batches: a record is kept per game for the report
-# (1-4 KB each with the packs: a million games is a few GB and, at a few hundred games a
-# second, an hour or more of one core). More is a mistake, or work to split into runs.
-MAX_GAMES = 1_000_000
+# Games one run may play, over all its batches. Its totals do not grow with the games, so
+# the cap is time: 10^8 random games of a pack are days of a 100-core cluster. When a
+# record is kept per game (the per-game CSV, comparisons) each is 1-4 KB: a million is a
+# few GB in the driver. More is a mistake, or work to split into runs.
+MAX_GAMES = 100_000_000
+MAX_GAMES_KEPT = 1_000_000
 # Worker processes a run may start even when asked to use more than the cores it may use
 # (each is a Python process with the pack loaded, tens of MB).
 MAX_JOBS = 256
 
 
-def check_games(total: int) -> None:
-    """A run of `total` games is within MAX_GAMES, or a HordeError says how to split it."""
+def check_games(total: int, records: bool = False) -> None:
+    """A run of `total` games is within its cap (MAX_GAMES_KEPT when every game's record is
+    kept), or a HordeError says how to split it."""
+    if records and total > MAX_GAMES_KEPT:
+        raise HordeError(f"{total:,} games in one run is more than {MAX_GAMES_KEPT:,} when "
+                         "each game's record is kept (the per-game CSV, a comparison)",
+                         hint="play fewer, or split the work into runs with different "
+                              "--seed values")
     if total > MAX_GAMES:
         raise HordeError(f"{total:,} games in one run is more than {MAX_GAMES:,}",
-                         hint="every game's record is kept for the report: play fewer, or "
-                              "split the work into runs with different --seed values")
+                         hint="play fewer, or split the work into runs with different "
+                              "--seed values")
 
 
 @dataclass(frozen=True)
@@ -109,62 +123,75 @@ class Batch:
     seed: int
     label: str = ""
     metrics: list = field(default_factory=list)
+    records: bool = False  # keep each game's record, not only the totals
 
     @classmethod
     def of(cls, game, players: int | None, bots: Sequence[str], n: int, seed: int,
-           label: str = "") -> Batch:
+           label: str = "", records: bool = False) -> Batch:
         players = game.players_default if players is None else players
         check_players(game, players)
         if n < 0:
             raise HordeError(f"cannot play {n} games")
-        check_games(n)
+        check_games(n, records)
         specs = seat_specs(bots, players)
         check_bots(game, specs)
-        return cls(game, players, specs, n, seed, label, compile_metrics(game))
+        return cls(game, players, specs, n, seed, label, compile_metrics(game), records)
 
     def worker_args(self) -> tuple:
-        return GameSpec.of(self.game), self.players, self.specs, self.seed
+        return GameSpec.of(self.game), self.players, self.specs, self.seed, self.records
 
 
-def _starts(batches: Sequence[Batch], jobs: int, most: int = 20) -> list[range]:
-    """Per batch, the first game index of each of its pieces of work: about 20 pieces per
-    worker, of at most `most` games (a piece is what Ctrl-C loses, at most)."""
-    return [range(0, b.n, max(1, min(most, b.n // max(jobs * 20, 1))) if jobs > 1 else 1)
-            for b in batches]
+def sizes(n: int, workers: int, most: int) -> Iterator[int]:
+    """The games in each piece of a batch of n: one game in each of the first `workers`
+    pieces, then two, four, ... up to a size that makes about 20 pieces a worker, never
+    more than `most` (a piece is what a Ctrl-C loses, at most). Small first pieces give an
+    early Ctrl-C games to report; big later ones keep the cost of sending them small."""
+    cap = max(1, min(most, n // (workers * 20))) if workers > 1 else 1
+    size, dealt, k = 1, 0, 0
+    while dealt < n:
+        yield min(size, n - dealt)
+        dealt += size
+        k += 1
+        if k % max(workers, 1) == 0:  # a wave dealt: the next is twice as big
+            size = min(cap, 2 * size)
 
 
 def chunks(batches: Sequence[Batch], jobs: int, most: int = 20) -> Iterator[tuple[int, int, int]]:
     """(batch, start, stop) pieces of work, round-robin over the batches, made as dealt."""
-    starts = _starts(batches, jobs, most)
-    for k in range(max(map(len, starts), default=0)):
-        for b, r in enumerate(starts):
-            if k < len(r):
-                yield b, r[k], min(r[k] + r.step, batches[b].n)
+    pieces = {b: sizes(batch.n, jobs, most) for b, batch in enumerate(batches)}
+    starts = [0] * len(batches)
+    while pieces:
+        for b, it in list(pieces.items()):
+            size = next(it, None)
+            if size is None:
+                del pieces[b]
+                continue
+            yield b, starts[b], starts[b] + size
+            starts[b] += size
 
 
 def run_batches(batches: Sequence[Batch], jobs: int = 1,
                 progress: Callable[[int, int], None] | None = None,
                 cluster=None) -> list[SimResult]:
-    """Play every batch; results in batch order, records in index order. With `cluster`
-    (an `engine.sim.cluster.Cluster`), the games are played on it instead of here.
+    """Play every batch; results in batch order (records, where kept, in index order). With
+    `cluster` (an `engine.sim.cluster.Cluster`), the games are played on it instead of here.
 
     Ctrl-C stops early: each result then holds the games that finished."""
-    results = [new_result(b.game, b.players, b.specs, b.seed, b.n) for b in batches]
+    results = [new_result(b.game, b.players, b.specs, b.seed, b.n, b.records) for b in batches]
     for r, b in zip(results, batches, strict=True):
         r.label = b.label
     total = sum(b.n for b in batches)
-    check_games(total)
-    pieces = sum(map(len, _starts(batches, jobs)))
+    check_games(total, any(b.records for b in batches))
     start = time.perf_counter()
     try:
         if cluster is not None:
             work = chunks(batches, max(cluster.cpus, 2), cluster.chunk)
             cluster.play(batches, work, _collect(results, total, progress))
-        elif jobs <= 1 or pieces <= 1:
-            _serial(batches, chunks(batches, jobs), results, total, progress)
+        elif jobs <= 1 or total <= 1:
+            _serial(batches, chunks(batches, 1), results, total, progress)
         else:
             _parallel(batches, chunks(batches, jobs), results, total, progress,
-                      min(jobs, pieces))
+                      min(jobs, total))
     except KeyboardInterrupt:
         pass
     seconds = time.perf_counter() - start
@@ -176,13 +203,13 @@ def run_batches(batches: Sequence[Batch], jobs: int = 1,
 
 def simulate(game, players: int | None, bots: Sequence[str], n: int, seed: int = 0,
              progress: Callable[[int, int], None] | None = None, jobs: int = 1,
-             cluster=None) -> SimResult:
+             cluster=None, records: bool = False) -> SimResult:
     """Play `n` games of `game` with `players` seats; `progress(done, n)` as games finish.
 
     `jobs` > 1 plays them in that many worker processes, `cluster` on a Ray cluster, with
-    the same results. Ctrl-C stops the batch: the result holds the games finished so far
-    (`result.interrupted`)."""
-    batch = Batch.of(game, players, bots, n, seed)
+    the same results; `records` keeps each game's record too. Ctrl-C stops the batch: the
+    result holds the games finished so far (`result.interrupted`)."""
+    batch = Batch.of(game, players, bots, n, seed, records=records)
     return run_batches([batch], jobs=jobs, progress=progress, cluster=cluster)[0]
 
 
@@ -191,8 +218,8 @@ def _serial(batches, work, results, total, progress) -> None:
     for b, lo, hi in work:
         batch = batches[b]
         for i in range(lo, hi):
-            results[b].records.append(play_one(batch.game, batch.players, batch.specs,
-                                               batch.seed, i, batch.metrics))
+            results[b].add(play_one(batch.game, batch.players, batch.specs, batch.seed, i,
+                                    batch.metrics))
             done += 1
             if progress is not None:
                 progress(done, total)
@@ -244,17 +271,22 @@ def _signals_held() -> Iterator[None]:
 
 
 def _collect(results, total, progress) -> Callable[[tuple], None]:
-    """What takes a worker's answer (`play_chunk`): its records to their batch, or its error
-    raised here, whole."""
+    """What takes a worker's answer (`play_chunk`): its totals (or records) to their batch,
+    or its error raised here, whole."""
     done = 0
 
     def collect(answer: tuple) -> None:
         nonlocal done
-        b, records, error = answer
+        b, games, error = answer
         if error is not None:
             raise rebuild(error)
-        results[b].records.extend(records)
-        done += len(records)
+        before = results[b].games
+        if isinstance(games, Tally):
+            results[b].merge(games)
+        else:
+            for record in games:
+                results[b].add(record)
+        done += results[b].games - before
         if progress is not None:
             progress(done, total)
 
@@ -290,16 +322,22 @@ def _play_chunk(task: tuple[int, int, int]):
 
 
 def play_chunk(args: list, task: tuple[int, int, int]):
-    """Games lo..hi-1 of batch b (`args`: each batch's `worker_args`), as (b, records,
-    None), or (b, [], error) for `rebuild`. Each game is built once per worker process."""
+    """Games lo..hi-1 of batch b (`args`: each batch's `worker_args`), as (b, their
+    `Tally`, None), or (b, their records, None) when the batch keeps records, or (b, None,
+    error) for `rebuild`. Each game is built once per worker process."""
     b, lo, hi = task
-    spec, players, specs, seed = args[b]
+    spec, players, specs, seed, keep = args[b]
     try:
         game, metrics = built(spec)
-        records = [play_one(game, players, specs, seed, i, metrics) for i in range(lo, hi)]
+        records = (play_one(game, players, specs, seed, i, metrics) for i in range(lo, hi))
+        if keep:
+            return b, list(records), None
+        tally = Tally(players)
+        for record in records:
+            tally.add(record)
     except HordeError as exc:  # its pickled form would lose the problems and their spans
-        return b, [], error_of(exc)
-    return b, records, None
+        return b, None, error_of(exc)
+    return b, tally, None
 
 
 def built(spec: GameSpec) -> tuple:

@@ -8,6 +8,7 @@ Every interval drawn is the 95% interval the text report prints.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from engine.atomic import write_atomic
@@ -53,20 +54,24 @@ def _percent_axis(ax, top: float = 1.0) -> None:
     ax.grid(axis="y", alpha=0.3)
 
 
-def _length_hist(ax, turns: list[int], label: str | None = None, colour: str = "#4C72B0",
-                 step: bool = False) -> None:
-    if not turns:
+def _length_hist(ax, turns: Mapping[int, int], label: str | None = None,
+                 colour: str = "#4C72B0", step: bool = False) -> None:
+    """A histogram of game lengths given as counts (turns -> games that long)."""
+    values = sorted(v for v, c in turns.items() if c)
+    if not values:
         return
-    lo, hi = min(turns), max(turns)
+    lo, hi = values[0], values[-1]
     bins = [x - 0.5 for x in range(lo, hi + 2)] if hi - lo <= 60 else 40
+    weights = [turns[v] for v in values]
     if step:
-        ax.hist(turns, bins=bins, histtype="step", linewidth=1.8, color=colour, label=label,
-                density=True)
+        ax.hist(values, bins=bins, weights=weights, histtype="step", linewidth=1.8,
+                color=colour, label=label, density=True)
     else:
-        ax.hist(turns, bins=bins, color=colour, alpha=0.85, edgecolor="white", label=label)
+        ax.hist(values, bins=bins, weights=weights, color=colour, alpha=0.85,
+                edgecolor="white", label=label)
 
 
-def sim_plot(rep: dict, turns: list[int], path: str | Path, title: str) -> None:
+def sim_plot(rep: dict, turns: Mapping[int, int], path: str | Path, title: str) -> None:
     """Game length histogram (left) and seat win rates with intervals (right)."""
     fig = _figure(11, 4.2)
     fig.suptitle(title)
@@ -108,7 +113,7 @@ def outcome_bars(rep: dict) -> list[tuple[str, dict, str]]:
     return [("all\nlost", o["team_loss"], LOSS), ("draw", drawn, GREY)]
 
 
-def compare_plot(cmp: dict, turns: list[list[int]], path: str | Path, title: str) -> None:
+def compare_plot(cmp: dict, turns: list[Mapping[int, int]], path: str | Path, title: str) -> None:
     """Grouped seat win rates (and no-winner share) per variant, and their length curves."""
     fig = _figure(12, 4.5)
     fig.suptitle(title)

@@ -1,11 +1,13 @@
-"""What a batch of games leaves behind: one small record per game, and the batch around them.
+"""What a batch of games leaves behind: its running totals, and on request a record per game.
 
-`SimResult` keeps every game's record (seed, winners, whether every seat lost, length, the
-actions each seat chose,
-the pack's metrics at the end) so later analyses — reports, comparisons, sweeps, plots —
-can ask new questions of a batch without replaying it. Records are in game-index order
-whatever order the games were played in, which is what makes a batch's numbers the same
-with one worker process or many.
+A game's record is small (seed, winners, whether every seat lost, length, the actions each
+seat chose, the pack's metrics at the end), but a million of them are a gigabyte: so a
+`SimResult` keeps the totals every report needs (`engine.sim.tally`), which do not grow with
+the games, and keeps the records themselves only when asked (`keep_records`: the per-game
+CSV, and comparisons, which pair game i of one variant with game i of another). Kept
+records are in game-index order whatever order the games were played in; the totals do not
+depend on that order. Either way a batch's numbers are the same with one worker process or
+many.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 from dataclasses import dataclass, field
 
 from engine.sim.stats import summary
+from engine.sim.tally import Tally
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +51,25 @@ class SimResult:
     label: str = ""  # how a comparison or a sweep names this batch
     house: list[str] = field(default_factory=list)  # the house rules played, as named
 
+    keep_records: bool = False  # also keep each game's record (in `records`)
+    tally: Tally = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tally = Tally(self.players)
+
+    def add(self, record: GameRecord) -> None:
+        """Count one game (and keep its record when records are kept)."""
+        self.tally.add(record)
+        if self.keep_records:
+            self.records.append(record)
+
+    def merge(self, tally: Tally) -> None:
+        """Count the games of another tally of this batch (played elsewhere)."""
+        self.tally.merge(tally)
+
     @property
     def games(self) -> int:
-        return len(self.records)
+        return self.tally.games
 
     @property
     def interrupted(self) -> bool:
@@ -59,21 +78,17 @@ class SimResult:
     @property
     def wins(self) -> dict[int, int]:
         """seat -> games that seat won (a shared win counts for each winner)."""
-        out = dict.fromkeys(range(self.players), 0)
-        for r in self.records:
-            for w in r.winners:
-                out[w] += 1
-        return out
+        return dict(enumerate(self.tally.wins))
 
     @property
     def no_winner(self) -> int:
         """Games nobody won: team losses, draws by the rules and turn-limit draws."""
-        return sum(1 for r in self.records if not r.winners)
+        return self.tally.no_winner
 
     @property
     def team_losses(self) -> int:
         """Games every seat lost (a co-operative defeat; alone, simply a loss): no draw."""
-        return sum(1 for r in self.records if r.all_lost)
+        return self.tally.team_losses
 
     @property
     def draws(self) -> int:
@@ -82,15 +97,15 @@ class SimResult:
 
     @property
     def limit_hits(self) -> int:
-        return sum(1 for r in self.records if r.limit)
+        return self.tally.limit_hits
 
     @property
     def team_wins(self) -> int:
-        return sum(1 for r in self.records if r.team_win(self.players))
+        return self.tally.team_wins
 
     @property
     def turns(self) -> dict[str, float]:
-        return summary([r.turns for r in self.records])
+        return summary(self.tally.turns)
 
     def win_rate(self, seat: int) -> float:
         return self.wins[seat] / self.games if self.games else 0.0
@@ -105,7 +120,7 @@ class SimResult:
             "no_winner": self.no_winner, "limit_hits": self.limit_hits,
             "team_wins": self.team_wins, "team_losses": self.team_losses,
             "turns": self.turns,
-            "decisions": summary([r.decisions for r in self.records]),
+            "decisions": summary(self.tally.decisions),
             "interrupted": self.interrupted,
         }
 

@@ -18,9 +18,11 @@ fraction, as in Numerical Recipes), so fractional Welch degrees of freedom are e
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Any
 
 Z95 = NormalDist().inv_cdf(0.975)  # 1.959963...
 
@@ -97,6 +99,15 @@ def mean_ci(xs: Sequence[float], level: float = 0.95, test: bool = False) -> Est
     half = t_quantile(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
     p = _t_p(m, sd / math.sqrt(n), n - 1) if test else None
     return Estimate(m, m - half, m + half, n, p)
+
+
+def mean_ci_of(m, level: float = 0.95) -> Estimate:
+    """`mean_ci` of values kept as their count and exact sums (`engine.sim.tally.Moments`)."""
+    mean, sd = m.mean(), m.sd()
+    if m.n < 2:
+        return Estimate(mean, mean, mean, m.n)
+    half = t_quantile(0.5 + level / 2, m.n - 1) * sd / math.sqrt(m.n)
+    return Estimate(mean, mean - half, mean + half, m.n)
 
 
 def paired_diff(before: list[float], after: list[float], level: float = 0.95) -> Estimate:
@@ -201,39 +212,71 @@ def _betacf(a: float, b: float, x: float) -> float:
 
 
 # ---------- distributions ----------
+# Each takes the values as a list or as counts (value -> how many times it came), which is
+# how a batch keeps its game lengths (`engine.sim.tally`): the answers are the same.
+Values = Sequence[float] | Mapping[Any, int]
 
-def quantile(xs: Sequence[float], q: float) -> float:
-    """Nearest-rank quantile of an already sorted list (0 for an empty one)."""
-    if not xs:
+def _counts(values: Values) -> list[tuple[float, int]]:
+    """(value, count) pairs in increasing order of value, without empty counts."""
+    items = values.items() if isinstance(values, Mapping) else Counter(values).items()
+    return sorted((v, c) for v, c in items if c)
+
+
+def _nth(pairs: list[tuple[float, int]], k: int) -> float:
+    """The k-th smallest value (from 0) of the (value, count) pairs."""
+    for v, c in pairs:
+        if k < c:
+            return v
+        k -= c
+    raise IndexError(k)
+
+
+def quantile(values: Values, q: float) -> float:
+    """Nearest-rank quantile (0 when there are no values)."""
+    pairs = _counts(values)
+    n = sum(c for _, c in pairs)
+    if not n:
         return 0.0
-    return float(xs[max(math.ceil(q * len(xs)) - 1, 0)])
+    return float(_nth(pairs, max(math.ceil(q * n) - 1, 0)))
 
 
-def summary(values: list[int | float]) -> dict[str, float]:
-    """mean, median and 90th percentile (nearest rank), 0 for an empty list."""
-    if not values:
-        return {"mean": 0.0, "median": 0.0, "p90": 0.0}
-    xs = sorted(values)
-    n = len(xs)
+def median(values: Values) -> float:
+    """The median (the mean of the middle two of an even number), 0 when there are none."""
+    pairs = _counts(values)
+    n = sum(c for _, c in pairs)
+    if not n:
+        return 0.0
     mid = n // 2
-    median = float(xs[mid]) if n % 2 else (xs[mid - 1] + xs[mid]) / 2
-    return {"mean": round(sum(xs) / n, 4), "median": median, "p90": quantile(xs, 0.9)}
+    return float(_nth(pairs, mid)) if n % 2 else (_nth(pairs, mid - 1) + _nth(pairs, mid)) / 2
 
 
-def histogram(values: Sequence[float], bins: int = 10) -> list[tuple[float, float, int]]:
+def summary(values: Values) -> dict[str, float]:
+    """mean, median and 90th percentile (nearest rank), 0 when there are no values."""
+    pairs = _counts(values)
+    n = sum(c for _, c in pairs)
+    if not n:
+        return {"mean": 0.0, "median": 0.0, "p90": 0.0}
+    total = sum(v * c for v, c in pairs)
+    return {"mean": round(total / n, 4), "median": median(values),
+            "p90": quantile(values, 0.9)}
+
+
+def histogram(values: Values,
+              bins: int = 10) -> list[tuple[float, float, int]]:
     """(low, high, count) bins covering the values; integer data gets integer-wide bins."""
-    if not values:
+    pairs = _counts(values)
+    if not pairs:
         return []
-    lo, hi = min(values), max(values)
+    lo, hi = pairs[0][0], pairs[-1][0]
     width: float
-    if all(float(v).is_integer() for v in values):
+    if all(float(v).is_integer() for v, _ in pairs):
         width = max(math.ceil((hi - lo + 1) / bins), 1)
         edges = [lo + k * width for k in range(math.ceil((hi - lo + 1) / width) + 1)]
     else:
         width = (hi - lo) / bins or 1.0
         edges = [lo + k * width for k in range(bins + 1)]
     counts = [0] * (len(edges) - 1)
-    for v in values:
+    for v, c in pairs:
         k = min(int((v - lo) // width), len(counts) - 1)
-        counts[k] += 1
+        counts[k] += c
     return [(edges[k], edges[k + 1], c) for k, c in enumerate(counts)]

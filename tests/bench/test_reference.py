@@ -26,7 +26,8 @@ LENGTH_EDGES = list(range(0, 100, 2))
 def outcomes(request):
     players = request.param
     games = GAMES if players > 1 else GAMES // 2
-    result = simulate(engine.load("roll-them-bones"), players, ["random"], games, seed=2024)
+    result = simulate(engine.load("roll-them-bones"), players, ["random"], games, seed=2024,
+                      records=True)
     eng = [(r.winners[0] if r.winners else None, r.turns, r.decisions) for r in result.records]
     ref = [play_game(players, seed) for seed in range(games)]
     assert not any(r.limit for r in result.records)

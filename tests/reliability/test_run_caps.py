@@ -15,7 +15,7 @@ import engine.sim.parallel as parallel
 import engine.sim.sweep as sweep
 from engine.cli.sim import jobs_count
 from engine.errors import HordeError, RuleRuntimeError, StateError
-from engine.sim.parallel import MAX_GAMES, MAX_JOBS, Batch, chunks
+from engine.sim.parallel import MAX_GAMES, MAX_GAMES_KEPT, MAX_JOBS, Batch, chunks
 from engine.sim.sweep import MAX_CELLS, combinations, parse_param
 from engine.state import MAX_ENTITIES, MAX_PLAYERS
 from tests.cli.conftest import edit
@@ -32,15 +32,23 @@ def no_games(monkeypatch):
     monkeypatch.setattr(parallel, "play_one", play_one)
 
 
-@pytest.mark.parametrize("args", [
-    ("sim", PACK, "-n", MAX_GAMES + 1),
-    ("compare", PACK, "base", "quick", "-n", MAX_GAMES // 2 + 1),
-    ("sweep", PACK, "--param", "blocks=10:13", "-n", MAX_GAMES // 4 + 1),
+@pytest.mark.parametrize(("args", "cap"), [
+    (("sim", PACK, "-n", MAX_GAMES + 1), MAX_GAMES),
+    (("sweep", PACK, "--param", "blocks=10:13", "-n", MAX_GAMES // 4 + 1), MAX_GAMES),
+    # each game's record is kept: for the per-game CSV, and to pair a comparison's games
+    (("sim", PACK, "-n", MAX_GAMES_KEPT + 1, "--csv", "games.csv"), MAX_GAMES_KEPT),
+    (("compare", PACK, "base", "quick", "-n", MAX_GAMES_KEPT // 2 + 1), MAX_GAMES_KEPT),
+    (("sweep", PACK, "--param", "blocks=10:13", "-n", MAX_GAMES_KEPT // 4 + 1, "--csv", "g.csv"),
+     MAX_GAMES_KEPT),
 ])
-def test_a_run_of_more_games_than_the_cap_is_refused_before_it_starts(horde, no_games, args):
+def test_a_run_of_more_games_than_the_cap_is_refused_before_it_starts(horde, no_games, args,
+                                                                      cap, tmp_path,
+                                                                      monkeypatch):
+    monkeypatch.chdir(tmp_path)
     r = horde(*args)
     assert r.exit_code == 1, r.output
-    assert f"is more than {MAX_GAMES:,}" in r.output and "--seed" in r.output
+    assert f"is more than {cap:,}" in r.output and "--seed" in r.output
+    assert not list(tmp_path.iterdir())  # no CSV written
 
 
 def test_a_sweep_range_is_counted_before_its_values_are_made(horde, no_games):

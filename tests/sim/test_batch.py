@@ -25,22 +25,22 @@ def without_seconds(result) -> dict:
 
 
 def test_same_seed_same_result(rtb):
-    a = simulate(rtb, 3, ["random"], 30, seed=5)
-    b = simulate(rtb, 3, ["random"], 30, seed=5)
+    a = simulate(rtb, 3, ["random"], 30, seed=5, records=True)
+    b = simulate(rtb, 3, ["random"], 30, seed=5, records=True)
     assert without_seconds(a) == without_seconds(b)
     assert a.records == b.records
-    c = simulate(rtb, 3, ["random"], 30, seed=6)
+    c = simulate(rtb, 3, ["random"], 30, seed=6, records=True)
     assert a.records != c.records
 
 
 def test_a_game_does_not_depend_on_the_games_before_it(rtb):
-    batch = simulate(rtb, 2, ["random"], 12, seed=9)
+    batch = simulate(rtb, 2, ["random"], 12, seed=9, records=True)
     assert play_one(rtb, 2, ["random", "random"], 9, 7) == batch.records[7]
 
 
 def test_worker_processes_give_the_same_records(rtb):
-    one = simulate(rtb, 3, ["random", "greedy"], 24, seed=3, jobs=1)
-    two = simulate(rtb, 3, ["random", "greedy"], 24, seed=3, jobs=2)
+    one = simulate(rtb, 3, ["random", "greedy"], 24, seed=3, jobs=1, records=True)
+    two = simulate(rtb, 3, ["random", "greedy"], 24, seed=3, jobs=2, records=True)
     assert two.records == one.records
     assert without_seconds(two) == without_seconds(one)
     assert [r.index for r in two.records] == list(range(24))
@@ -53,11 +53,13 @@ def test_work_is_dealt_round_robin_over_batches(rtb):
     assert serial[:4] == [(0, 0, 1), (1, 0, 1), (0, 1, 2), (1, 1, 2)]
     assert sorted(i for bb, lo, hi in serial for i in range(lo, hi) if bb == 0) == list(range(5))
     big = list(chunks([Batch.of(rtb, 2, ["random"], 4000, 0)], 2))
-    assert all(hi - lo == 20 for _, lo, hi in big)
+    assert [hi - lo for _, lo, hi in big[:8]] == [1, 1, 2, 2, 4, 4, 8, 8]  # one game first
+    assert all(hi - lo == 20 for _, lo, hi in big[10:-1])
+    assert [lo for _, lo, _ in big[1:]] == [hi for _, _, hi in big[:-1]] and big[-1][2] == 4000
 
 
 def test_records_keep_actions_and_metrics(rtb):
-    r = simulate(rtb, 2, ["greedy"], 10, seed=2)
+    r = simulate(rtb, 2, ["greedy"], 10, seed=2, records=True)
     assert r.metric_names == ["winner_distance"]
     for rec in r.records:
         assert sum(sum(u.values()) for u in rec.uses) == rec.decisions
@@ -66,7 +68,7 @@ def test_records_keep_actions_and_metrics(rtb):
 
 
 def test_counts_add_up(rtb):
-    r = simulate(rtb, 3, ["random"], 40, seed=1)
+    r = simulate(rtb, 3, ["random"], 40, seed=1, records=True)
     assert r.games == 40 and not r.interrupted
     winners = sum(1 for rec in r.records if rec.winners)
     assert winners + r.no_winner == 40
@@ -78,7 +80,7 @@ def test_counts_add_up(rtb):
 def test_turn_limit_games_are_no_winner_draws():
     g = engine.load(PACK)
     g = dataclasses.replace(g, limits={**g.limits, "turns": 2})
-    r = simulate(g, 3, ["random"], 5, seed=1)
+    r = simulate(g, 3, ["random"], 5, seed=1, records=True)
     assert r.limit_hits == 5 and r.no_winner == 5
     assert r.turns["p90"] <= 2
 
@@ -99,7 +101,7 @@ def test_ctrl_c_keeps_the_games_that_finished(rtb, monkeypatch):
         return real(game, players, specs, seed, index, metrics)
 
     monkeypatch.setattr(parallel, "play_one", play)
-    r = simulate(rtb, 2, ["random"], 10, seed=1)
+    r = simulate(rtb, 2, ["random"], 10, seed=1, records=True)
     assert r.games == 4 and r.requested == 10 and r.interrupted
     assert r.to_dict()["interrupted"] is True
 

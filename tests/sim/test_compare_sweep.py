@@ -15,9 +15,9 @@ from tests.sim.conftest import PACK
 def result(label, wins, turns, seed=0, players=2):
     """A batch whose game i was won by wins[i] (None: nobody) and lasted turns[i]."""
     r = SimResult("p", None, {}, players, ["random"] * players, seed, requested=len(wins),
-                  label=label)
-    r.records = [GameRecord(i, i, () if w is None else (w,), t, False, t, ({}, {}), {})
-                 for i, (w, t) in enumerate(zip(wins, turns, strict=True))]
+                  label=label, keep_records=True)
+    for i, (w, t) in enumerate(zip(wins, turns, strict=True)):
+        r.add(GameRecord(i, i, () if w is None else (w,), t, False, t, ({}, {}), {}))
     return r
 
 
@@ -81,8 +81,8 @@ def test_comparison_rows_and_sentences():
 
 def test_a_real_comparison_on_common_seeds(rtb):
     quick = load_variant(PACK, parse_variant("health=5"))
-    a, b = run_batches([Batch.of(rtb, 2, ["random"], 60, 4, "base"),
-                        Batch.of(quick, 2, ["random"], 60, 4, "health=5")])
+    a, b = run_batches([Batch.of(rtb, 2, ["random"], 60, 4, "base", records=True),
+                        Batch.of(quick, 2, ["random"], 60, 4, "health=5", records=True)])
     assert [r.seed for r in a.records] == [r.seed for r in b.records]  # same dice seeds
     cmp = compare([a, b])
     assert cmp["variants"][1]["label"] == "health=5"

@@ -19,8 +19,9 @@ from engine.sim.result import GameRecord, SimResult
 
 def batch(records, players=2, metrics=("score",)) -> SimResult:
     r = SimResult("p", None, {}, players, ["random"] * players, 0, requested=len(records),
-                  metric_names=list(metrics))
-    r.records = list(records)
+                  metric_names=list(metrics), keep_records=True)
+    for record in records:
+        r.add(record)
     return r
 
 

@@ -21,7 +21,7 @@ PNG = b"\x89PNG"
 
 @pytest.fixture(scope="module")
 def small(rtb):
-    return simulate(rtb, 2, ["greedy", "random"], 12, seed=1)
+    return simulate(rtb, 2, ["greedy", "random"], 12, seed=1, records=True)
 
 
 def test_a_failed_write_leaves_the_old_file_alone(tmp_path):
@@ -56,11 +56,11 @@ def test_csv_has_one_row_per_game(small, tmp_path):
 
 def test_plots_are_images(small, rtb, tmp_path):
     from engine.sim.plots import compare_plot, sim_plot, sweep_plot
-    sim_plot(report(small), [r.turns for r in small.records], tmp_path / "sim.png", "title")
+    sim_plot(report(small), small.tally.turns, tmp_path / "sim.png", "title")
     assert (tmp_path / "sim.png").read_bytes().startswith(PNG)
-    a, b = run_batches([Batch.of(rtb, 2, ["random"], 8, 0, "a"),
-                        Batch.of(rtb, 2, ["greedy"], 8, 0, "b")])
-    compare_plot(compare([a, b]), [[r.turns for r in a.records], [r.turns for r in b.records]],
+    a, b = run_batches([Batch.of(rtb, 2, ["random"], 8, 0, "a", records=True),
+                        Batch.of(rtb, 2, ["greedy"], 8, 0, "b", records=True)])
+    compare_plot(compare([a, b]), [a.tally.turns, b.tally.turns],
                  tmp_path / "cmp.png", "title")
     assert (tmp_path / "cmp.png").read_bytes().startswith(PNG)
     for names, target in ((["x=1:2"], 0.4), (["r=easy,hard"], None), (["x=1:2", "y=1:2"], 0.4),

@@ -50,7 +50,7 @@ def game(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def batch(game):
-    return simulate(game, 2, ["random"], 60, seed=1)
+    return simulate(game, 2, ["random"], 60, seed=1, records=True)
 
 
 def ended(game, face: int, players: int = 2):
@@ -115,5 +115,5 @@ def test_the_picture_draws_team_losses_apart_from_draws(batch, tmp_path):
     assert set(bars) == {"all\nlost", "draw"}
     assert bars["all\nlost"]["value"] == pytest.approx(batch.team_losses / 60, abs=1e-4)
     assert bars["draw"]["value"] == pytest.approx(batch.draws / 60, abs=1e-4)
-    sim_plot(rep, [r.turns for r in batch.records], tmp_path / "sim.png", "together")
+    sim_plot(rep, batch.tally.turns, tmp_path / "sim.png", "together")
     assert (tmp_path / "sim.png").read_bytes().startswith(b"\x89PNG")
