@@ -31,14 +31,16 @@ from engine.render.panels import spoken
 NEWS = "bold #ffd75f"  # what happened since the viewer's last decision
 
 
-def _sized(method, S, *args, width: int, height: int):
-    """A building block's picture, sized to the pane when the block takes a size."""
+def _sized(method, S, *args, **opts):
+    """A building block's picture, sized to the pane (and `compact`: the legend cut to
+    what it shows) as far as the block takes those options."""
     try:
-        takes = "width" in inspect.signature(method).parameters or any(
-            p.kind is p.VAR_KEYWORD for p in inspect.signature(method).parameters.values())
+        params = inspect.signature(method).parameters
     except (TypeError, ValueError):
-        takes = False
-    return method(S, *args, width=width, height=height) if takes else method(S, *args)
+        return method(S, *args)
+    if not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        opts = {k: v for k, v in opts.items() if k in params}
+    return method(S, *args, **opts)
 
 
 class BoardPane(ScrollableContainer):
@@ -65,11 +67,12 @@ class BoardPane(ScrollableContainer):
             pic = None
             with_choices = getattr(ext, "render_choices", None)
             if d is not None and d.player == viewer and callable(with_choices):
-                pic = _sized(with_choices, S, viewer, d, choices, width=width, height=height)
+                pic = _sized(with_choices, S, viewer, d, choices, width=width, height=height,
+                             compact=True)
                 self.numbered = pic is not None
             draw = getattr(ext, "render", None)
             if pic is None and callable(draw):
-                pic = _sized(draw, S, viewer, width=width, height=height)
+                pic = _sized(draw, S, viewer, width=width, height=height, compact=True)
             if pic is not None:
                 pictures.append(Text(pic) if isinstance(pic, str) else pic)
         self.lines = [p.plain for p in pictures if isinstance(p, Text)]
@@ -197,7 +200,9 @@ class LogPane(RichLog):
 
 
 class ChoicesPane(OptionList):
-    """The numbered choices: arrow keys and Enter, a click, or the number typed."""
+    """The numbered choices: arrow keys and Enter, a click, or the number typed. Beside
+    them, what the highlighted choice does when a building block can draw it (the tile it
+    places, turned as it would lie: `choice_picture`)."""
 
     def show(self, labels: list[str], texts: dict[str, str]) -> None:
         self.clear_options()
@@ -214,6 +219,23 @@ class ChoicesPane(OptionList):
         self.highlighted = 0 if options else None
 
 
+class ChoicePicture(Static):
+    """The picture of the highlighted choice, beside the choices (hidden when none)."""
+
+    def show(self, S, viewer, shown: list[str], number: int | None) -> None:
+        d = S.decision() if shown and number is not None else None
+        pic = None
+        if d is not None and d.player == viewer:
+            for ext in S.game.extensions.values():
+                draw = getattr(ext, "choice_picture", None)
+                if callable(draw):
+                    pic = draw(S, viewer, d, shown, number)
+                    if pic is not None:
+                        break
+        self.update(pic if pic is not None else "")
+        self.display = pic is not None
+
+
 def table_layout(choices: bool) -> ComposeResult:
     """The table's panes, as the game and the replay viewer both lay them out: the board
     and the prompt (and, in a game, the choices) on the left; players, hand and log on the
@@ -224,7 +246,9 @@ def table_layout(choices: bool) -> ComposeResult:
             yield BoardPane(id="board")
             yield Static(id="prompt")
             if choices:
-                yield ChoicesPane(id="choices")
+                with Horizontal(id="decide"):
+                    yield ChoicesPane(id="choices")
+                    yield ChoicePicture(id="choice-picture")
         with Vertical(id="right"):
             yield PlayersPane(id="players")
             yield HandPane(id="hand-pane")
