@@ -26,7 +26,16 @@ from engine.errors import printable
 from engine.render import Renderer
 from engine.render.panels import result_text
 from engine.tui.help import help_body
-from engine.tui.panes import BoardPane, ChoicePicture, ChoicesPane, HandPane, LogPane, PlayersPane, table_layout
+from engine.tui.panes import (
+    BoardPane,
+    ChoicePicture,
+    ChoicesPane,
+    HandPane,
+    LogPane,
+    PlayersPane,
+    put,
+    table_layout,
+)
 from engine.tui.screens import HelpScreen, PassScreen, QuitScreen
 from engine.tui.table import Table
 
@@ -121,11 +130,11 @@ class TableApp(App[None]):
         title = self.renderer.header(S, viewer)
         if self.message:
             title.append(f" · {self.message}", style="yellow")
-        self.query_one("#title", Static).update(title)
+        put(self.query_one("#title", Static), title)
         self.query_one(BoardPane).show(self.renderer, S, viewer, self.shown or None)
         self.query_one(PlayersPane).show(self.renderer, S, viewer)
         self.query_one(HandPane).show(self.renderer, S, viewer, self.shown or None)
-        self.query_one("#prompt", Static).update(self.prompt_text())
+        put(self.query_one("#prompt", Static), self.prompt_text())
 
     def prompt_text(self) -> Text:
         S = self.table.state
@@ -153,7 +162,7 @@ class TableApp(App[None]):
             self.shown = []
             self.clear_choices()
             if self.table.humans:  # the table stays as it was until a person decides again
-                self.query_one("#prompt", Static).update(self.prompt_text())
+                put(self.query_one("#prompt", Static), self.prompt_text())
             else:
                 self.redraw()
             self.think()

@@ -14,6 +14,7 @@ import re
 from rich import box
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
+from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events
@@ -29,6 +30,37 @@ from engine.errors import printable
 from engine.render.panels import spoken
 
 NEWS = "bold #ffd75f"  # what happened since the viewer's last decision
+
+
+def key_of(r) -> object:
+    """What a renderable shows, as a value to compare (None: cannot tell). A pane given
+    what it already shows is left alone: a Textual update costs a layout of the screen and
+    a new rendering of the pane (a Rich table measured again), most of a decision's time."""
+    if isinstance(r, Text):
+        return (r.plain, str(r.style), tuple((s.start, s.end, str(s.style)) for s in r.spans))
+    if isinstance(r, str):
+        return r
+    if isinstance(r, Group):
+        keys = tuple(key_of(x) for x in r.renderables)
+        return None if any(k is None for k in keys) else ("group", keys)
+    if isinstance(r, RichTable):
+        cols = tuple((key_of(c.header), tuple(key_of(x) for x in c._cells), c.max_width)
+                     for c in r.columns)
+        flat = [k for col in cols for k in (col[0], *col[1])]
+        return None if any(k is None for k in flat) else ("table", cols, r.expand)
+    if isinstance(r, Panel):
+        inner, title = key_of(r.renderable), key_of(r.title) if r.title else ""
+        return None if inner is None or title is None else ("panel", inner, title)
+    return None
+
+
+def put(widget: Static, renderable) -> None:
+    """`widget.update(renderable)` unless it shows that already."""
+    key = key_of(renderable)
+    if key is not None and key == getattr(widget, "_shown_key", None):
+        return
+    widget._shown_key = key  # type: ignore[attr-defined]
+    widget.update(renderable)
 
 
 def _sized(method, S, *args, **opts):
@@ -78,7 +110,7 @@ class BoardPane(ScrollableContainer):
         self.lines = [p.plain for p in pictures if isinstance(p, Text)]
         self.lines = "\n".join(self.lines).split("\n") if self.lines else []
         picture = self.query_one("#picture", Static)
-        picture.update(Group(*pictures) if pictures else Text(""))
+        put(picture, Group(*pictures) if pictures else Text(""))
         picture.display = bool(pictures)
         if all(isinstance(p, Text) for p in pictures):  # its size known: nothing to measure
             picture.styles.width = max((cell_len(line) for line in self.lines), default=1)
@@ -90,7 +122,7 @@ class BoardPane(ScrollableContainer):
             rest.append(renderer.turn(S, viewer))
         if renderer.spec.zones:
             rest.append(renderer.zones(S))
-        self.query_one("#turn", Static).update(Group(*rest))
+        put(self.query_one("#turn", Static), Group(*rest))
 
     def on_click(self, event: events.Click) -> None:
         if not getattr(self, "numbered", False):
@@ -134,7 +166,7 @@ class PlayersPane(VerticalScroll):
         goal = renderer.goal(S, viewer)
         if goal is not None:
             parts.append(goal)
-        self.query_one("#players-body", Static).update(Group(*parts))
+        put(self.query_one("#players-body", Static), Group(*parts))
 
 
 class HandPane(VerticalScroll):
@@ -148,7 +180,7 @@ class HandPane(VerticalScroll):
         body = renderer.hand(S, viewer, choices) if viewer is not None else None
         if body is None:
             body = Text("(spectator: no hand)" if viewer is None else "(no cards)", style="dim")
-        self.query_one("#hand", Static).update(body)
+        put(self.query_one("#hand", Static), body)
 
 
 class LogPane(RichLog):
@@ -232,7 +264,7 @@ class ChoicePicture(Static):
                     pic = draw(S, viewer, d, shown, number)
                     if pic is not None:
                         break
-        self.update(pic if pic is not None else "")
+        put(self, pic if pic is not None else "")
         self.display = pic is not None
 
 
