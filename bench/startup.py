@@ -41,6 +41,7 @@ def once(tree: Path, pack: str, plain: bool, timeout: float = 120.0) -> dict:
 
     screen = pyte.Screen(COLS, ROWS)
     stream = pyte.ByteStream(screen)
+    plain = plain and "--plain" in (tree / "engine" / "cli" / "play.py").read_text()
     argv = [sys.executable, "-c", "from engine.cli.app import main; main()", "play", pack,
             "--players", "human,random", "--seed", "1", *(["--plain"] if plain else [])]
     env = {**os.environ, "PYTHONPATH": str(tree), "TERM": "xterm-256color",
@@ -85,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
                     default=["roll-them-bones", "theyre-coming", "defcon-z"])
     ap.add_argument("--tree", type=Path, help="an older checkout to compare with, paired")
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--plain", action="store_true", help="play line by line (--plain)")
+    ap.add_argument("--plain", action="store_true",
+                    help="play line by line (--plain, on the trees that have it; older ones "
+                         "always play so)")
     ap.add_argument("--json", metavar="OUT.json", help="write every measurement as JSON")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     trees = {"new": ROOT} if args.tree is None else {"old": args.tree.resolve(), "new": ROOT}
