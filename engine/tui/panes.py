@@ -89,9 +89,21 @@ class BoardPane(ScrollableContainer):
         yield Static(id="picture")
         yield Static(id="turn")
 
+    def on_resize(self, event: events.Resize) -> None:
+        """The pane's new size (the choices below it came or went, the terminal changed):
+        the pictures drawn again to fit it."""
+        shown = getattr(self, "shown_with", None)
+        if shown is not None:
+            self.call_after_refresh(self._again, *shown)
+
+    def _again(self, renderer, S, viewer, choices, decisions: int) -> None:
+        if len(S.history) == decisions:  # else the game went on: the next redraw draws it
+            self.show(renderer, S, viewer, choices)
+
     def show(self, renderer, S, viewer, choices: list[str] | None) -> None:
+        self.shown_with = (renderer, S, viewer, choices, len(S.history))
         width = max(self.size.width - 2, 40)
-        height = max(self.size.height, 12)
+        height = max(self.size.height, 8)  # drawn again when the pane has its size (on_resize)
         pictures: list[RenderableType] = []
         self.numbered = False
         d = S.decision() if choices else None
