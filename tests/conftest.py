@@ -25,6 +25,9 @@ if os.environ.get("CI"):
 # ends.
 os.environ["HORDE_CACHE_DIR"] = tempfile.mkdtemp(prefix="horde-test-cache-")
 atexit.register(shutil.rmtree, os.environ["HORDE_CACHE_DIR"], True)
+# every game played is autosaved to the data folder: the tests' games go to one of their own
+os.environ["HORDE_DATA_DIR"] = tempfile.mkdtemp(prefix="horde-test-data-")
+atexit.register(shutil.rmtree, os.environ["HORDE_DATA_DIR"], True)
 
 
 @pytest.fixture

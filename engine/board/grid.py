@@ -261,9 +261,16 @@ class GridBoard(PieceBoard):
             return repr(v)
         return None
 
-    def render(self, S, viewer):
+    def render(self, S, viewer, compact: bool = False, width: int = 78):
+        """The grid for a terminal; `compact` (a full-screen table): a legend of what is drawn."""
         from engine.board.render import draw_grid
-        return draw_grid(self, S, viewer)
+        return draw_grid(self, S, viewer, compact, width)
+
+    def legend(self, S) -> str:
+        """What every character of the grid means (the compact grid names only those drawn)."""
+        from engine.board.render import _rings, drawing, legend
+        dr = drawing(self, S.game)
+        return legend(dr, self, dr.point, _rings(S, dr))
 
 
 # ---------- building a grid from its YAML section ----------

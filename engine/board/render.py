@@ -62,7 +62,9 @@ def _glyph(S, dr: _Drawing, uid: int) -> str:
     return dr.glyphs.get(kind, kind[:1].upper())[:1]
 
 
-def draw_grid(board, S, viewer) -> Text:
+def draw_grid(board, S, viewer, compact: bool = False, width: int = 78) -> Text:
+    """The grid with its legend; `compact` (a full-screen table) names in the legend only
+    the characters drawn, wrapped to `width`."""
     dr = drawing(board, S.game)
     rings = _rings(S, dr)
     reach = max((r for _, r in rings), default=-1)
@@ -94,20 +96,25 @@ def draw_grid(board, S, viewer) -> Text:
             out.append("  ◂ " + " ".join(melee), style="cyan")
     out.rstrip()
     out.append("\n")
-    out.append(legend(dr, board, point, rings), style="dim")
+    drawn = set(out.plain) if compact else None
+    out.append(legend(dr, board, point, rings, drawn, width), style="dim")
     return out
 
 
-def legend(dr: _Drawing, board, point, rings) -> str:
-    """What each character of the picture means, in the pack's names."""
-    parts = [f"{g} {kind}" for kind, g in dr.glyphs.items()]
-    parts += [f"{EMPTY} empty", "+ more than one on a square", "rows and columns: row,col"]
+def legend(dr: _Drawing, board, point, rings, drawn: set[str] | None = None,
+           width: int = 78) -> str:
+    """What each character of the picture means, in the pack's names (only those in
+    `drawn` when given)."""
+    parts = [f"{g} {kind}" for kind, g in dr.glyphs.items() if drawn is None or g in drawn]
+    parts += [f"{ch} {what}" for ch, what in ((EMPTY, "empty"), ("+", "more than one on a square"))
+              if drawn is None or ch in drawn]
+    parts.append("rows and columns: row,col")
     if point is not None:
         parts.append(f"right: distance to {point.name}")
         if rings:
             parts.append("shaded: within reach")
-    return textwrap.fill("legend: " + " · ".join(parts), 78, break_long_words=False,
-                         break_on_hyphens=False)
+    return textwrap.fill(("legend: " if drawn is None else "") + " · ".join(parts),
+                         max(width, 20), break_long_words=False, break_on_hyphens=False)
 
 
 def _cell(out: Text, S, dr: _Drawing, board, uids, shade: str) -> None:

@@ -13,6 +13,11 @@ When a person is to place a tile (`offers`, see `placement_offers`), the free po
 where it fits join the map, each holding the numbers of the choices that put it there
 with their rotation (`3:90`: choice 3, turned 90° clockwise), and the tile itself is
 drawn below in each rotation offered: the map alone is enough to choose.
+
+A full-screen table asks for the `compact` map instead: the crop centred on the free
+positions when placing, rows that hold only free positions drawn one line a choice, and
+one legend line naming only what the crop shows; the tile being placed is drawn per
+choice (`choice_picture`) beside the choices, and the whole legend is in its help.
 """
 
 from __future__ import annotations
@@ -96,7 +101,25 @@ def placement_words(board, S, viewer, d, shown: list[str]) -> dict[str, dict[str
     return out
 
 
-def render(board, S, viewer=None, width: int = 80, height: int = 44, offers=None) -> Text:
+def _rows(y0: int, y1: int, focus: list[int], tall, room: int) -> tuple[int, int]:
+    """The rows of lo..hi to show, centred on the focus rows, as many as fit in `room`
+    lines when row `ty` takes `tall(ty)` lines (at least the focus's middle row)."""
+    centre = (min(focus) + max(focus)) // 2 if focus else (y0 + y1) // 2
+    lo = hi = min(max(centre, y0), y1)
+    used = tall(lo)
+    while True:
+        grown = False
+        for ty in (hi + 1, lo - 1):
+            if y0 <= ty <= y1 and used + tall(ty) <= room:
+                used += tall(ty)
+                lo, hi = min(lo, ty), max(hi, ty)
+                grown = True
+        if not grown:
+            return lo, hi
+
+
+def render(board, S, viewer=None, width: int = 80, height: int = 44, offers=None,
+           compact: bool = False) -> Text:
     placing, offers = offers if offers is not None else (None, {})
     m = board.map(S)
     if not m.tiles:
@@ -114,12 +137,25 @@ def render(board, S, viewer=None, width: int = 80, height: int = 44, offers=None
     xs = [p[0] for p in (*m.tiles, *offers)]
     ys = [p[1] for p in (*m.tiles, *offers)]
     focus = [(sq[0] // 3, sq[1] // 3) for sq in focus_sq] or list(offers)
+    if compact and offers:
+        focus = list(offers)  # the choices in view first
     x0, x1 = _window(min(xs), max(xs), [f[0] for f in focus], max((width - ROW_W) // TILE_W, 1))
-    y0, y1 = _window(min(ys), max(ys), [f[1] for f in focus], max(height // TILE_H, 1))
+
+    def tall(ty: int) -> int:  # the lines row ty takes
+        if not compact or any((tx, ty) in m.tiles for tx in range(x0, x1 + 1)):
+            return TILE_H
+        return max((len(offers.get((tx, ty), ())) for tx in range(x0, x1 + 1)), default=1) or 1
+
+    if compact:
+        y0, y1 = _rows(min(ys), max(ys), [f[1] for f in focus], tall, max(height - 3, TILE_H))
+    else:
+        y0, y1 = _window(min(ys), max(ys), [f[1] for f in focus], max(height // TILE_H, 1))
     index = S.vars["@tiles"]["at"]
     ents = S.ents
     out = Text()
-    if (x0, x1, y0, y1) != (min(xs), max(xs), min(ys), max(ys)):
+    used: set[str] = set()  # the map's characters drawn, for a compact legend
+    cropped = (x0, x1, y0, y1) != (min(xs), max(xs), min(ys), max(ys))
+    if cropped and not compact:
         out.append(f"(map cropped to tiles {x0}..{x1} × {y0}..{y1})\n", style="italic")
     out.append(" " * ROW_W + "".join(f"t{tx}".ljust(TILE_W) for tx in range(x0, x1 + 1))
                .rstrip() + "\n", style="dim")
@@ -142,7 +178,7 @@ def render(board, S, viewer=None, width: int = 80, height: int = 44, offers=None
         out.append(f"t{ty}".rjust(ROW_W - 1) + " ", style="dim")
         out.append(label)
         out.append("\n")
-        for r in range(3):
+        for r in range(tall(ty) - 1):
             out.append(f"{ty * 3 + r:>{ROW_W - 1}} ", style="dim")
             for tx in range(x0, x1 + 1):
                 shape = m.tiles.get((tx, ty))
@@ -155,9 +191,14 @@ def render(board, S, viewer=None, width: int = 80, height: int = 44, offers=None
                         continue
                     sq = (tx * 3 + c, ty * 3 + r)
                     _square(out, m.kind[sq], pawns.get(sq, ()),
-                            [ents[u]["id"] for u in index.get(sq_key(sq), ())], glyph, board)
+                            [ents[u]["id"] for u in index.get(sq_key(sq), ())], glyph, board,
+                            used)
                 out.append(" ")
             out.append("\n")
+    if compact:
+        out.append(_key(glyph, names, used, width,
+                        f"map tiles {x0}..{x1} × {y0}..{y1}" if cropped else ""), style="dim")
+        return out
     out.append(_legend(glyph, names), style="dim")
     if placing is not None:
         out.append("\n")
@@ -191,6 +232,43 @@ def _preview(td, rots: list[int], glyph: dict, board) -> Text:
     return out
 
 
+def choice_picture(board, S, viewer, d, shown: list[str], number: int) -> Text | None:
+    """The tile that choice `number` (from 1) of `shown` places, named with its turn and
+    drawn as it would lie; None when that choice places no tile."""
+    found = placement_offers(board, S, viewer, d, shown)
+    if found is None:
+        return None
+    td, offers = found
+    for pairs in offers.values():
+        for k, rot in pairs:
+            if k == number:
+                out = Text(td.name, style="bold")
+                out.append(f" :{rot}\n", style=OFFER)
+                shape = td.shapes[td.canon[rot]]
+                for r in range(3):
+                    for c in range(3):
+                        _square(out, shape.kinds[r * 3 + c], (), [], _glyphs(S.game), board)
+                    out.append("\n" if r < 2 else "")
+                return out
+    return None
+
+
+def _key(glyph: dict, names: dict[str, str], used: set[str], width: int, crop: str) -> str:
+    """One line (wrapped to `width`) naming only the map's characters drawn, the tiles cut
+    short and the crop; the whole legend is the help's."""
+    parts = [f"{ch} {what}" for ch, what in ((".", "street"), ("#", "building"),
+                                            ("*", "pawns")) if ch in used]
+    seats = sorted(ch for ch in used if ch.isdigit())
+    if seats:
+        parts.append(f"{''.join(seats)} pawn")
+    parts += [f"{g} {kind}" for kind, g in glyph.items() if g in used]
+    parts += [f"{short}={full}" for short, full in names.items()]
+    if crop:
+        parts.append(crop)
+    return textwrap.fill(" · ".join(parts), max(width, 20), break_long_words=False,
+                         break_on_hyphens=False)
+
+
 def _ruler(x0: int, x1: int) -> str:
     """The column numbers over the squares (a square is `x,y`: column x, row y), one per
     square when they fit in its two characters, else the first of each tile's three."""
@@ -200,6 +278,11 @@ def _ruler(x0: int, x1: int) -> str:
     else:
         cells = [f"{tx * 3}…".ljust(TILE_W) for tx in range(x0, x1 + 1)]
     return " " * ROW_W + "".join(cells).rstrip() + "\n"
+
+
+def legend(game) -> str:
+    """The whole legend of a pack's maps (for the table's help)."""
+    return _legend(_glyphs(game), {})
 
 
 def _legend(glyph: dict, names: dict[str, str]) -> str:
@@ -215,7 +298,8 @@ def _legend(glyph: dict, names: dict[str, str]) -> str:
                      for line in lines)
 
 
-def _square(out: Text, kind: str, seats, kinds: list[str], glyph: dict, board) -> None:
+def _square(out: Text, kind: str, seats, kinds: list[str], glyph: dict, board,
+            used: set[str] | None = None) -> None:
     if kind in board.rules.blocked:
         out.append(" " * SQ_W)
         return
@@ -229,3 +313,7 @@ def _square(out: Text, kind: str, seats, kinds: list[str], glyph: dict, board) -
         out.append(ch, style=style)
     if len(marks) < SQ_W:
         out.append(bg * (SQ_W - len(marks)), style=STYLE.get(kind, ""))
+    if used is not None:
+        used.update(ch for ch, _ in marks[:SQ_W])
+        if len(marks) < SQ_W:
+            used.add(bg)

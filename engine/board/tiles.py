@@ -149,16 +149,27 @@ class TileBoard(PiecesOnSquares, Extension):
                 if isinstance(t := td.fields.get("text"), str) and t]
 
     def render(self, S, viewer=None, **size):
-        """The map drawn for a terminal (`width`, `height` in characters; default 80 × 44)."""
+        """The map drawn for a terminal (`width`, `height` in characters; default 80 × 44;
+        `compact` for a full-screen table: one legend line, no tile preview)."""
         from engine.board.tilerender import render
         return render(self, S, viewer, **size)
 
-    def render_choices(self, S, viewer, d, shown: list[str]):
+    def render_choices(self, S, viewer, d, shown: list[str], **size):
         """The map with the person's numbered choices on it, when they place a tile (the
         free positions numbered, the tile drawn in each rotation); else None."""
         from engine.board.tilerender import placement_offers, render
         offers = placement_offers(self, S, viewer, d, shown)
-        return None if offers is None else render(self, S, viewer, offers=offers)
+        return None if offers is None else render(self, S, viewer, offers=offers, **size)
+
+    def choice_picture(self, S, viewer, d, shown: list[str], number: int):
+        """The tile choice `number` (from 1) places, turned as it would lie; else None."""
+        from engine.board.tilerender import choice_picture
+        return choice_picture(self, S, viewer, d, shown, number)
+
+    def legend(self, S) -> str:
+        """What every character of the map means (the compact map names only those shown)."""
+        from engine.board.tilerender import legend
+        return legend(S.game)
 
     def choice_words(self, S, viewer, d, shown: list[str]) -> dict[str, dict[str, str]]:
         """What the parameters of the choices that place a tile are, for `?`."""

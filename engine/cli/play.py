@@ -79,6 +79,7 @@ def play(
     In a terminal the game opens as a full-screen table (board, players, your hand, the log
     and your choices in view; ? for help); --plain plays line by line. A game at the
     table is autosaved as it goes: `horde resume --last` goes on with the newest unfinished one."""
+    from engine import autosave
     from engine.atomic import check_target
     from engine.bots import make_bot
     from engine.cli.session import Session
@@ -99,10 +100,12 @@ def play(
         _in_app(state, specs, bots, pack, house or [], parse_sets(set_), save, delay,
                 scores_for_bots)
         return
-    session = Session(game, specs, bots, seed, out(), delay)
+    params = parse_sets(set_)
+    keeper = autosave.Keeper(lambda S: make_record(S, pack, house or [], params, specs),
+                             game.pack_id, warn=_warn)
+    session = Session(game, specs, bots, seed, out(), delay, keep=keeper.keep)
     state = session.run()
-    _after(session, state, save,
-           lambda: make_record(state, pack, house or [], parse_sets(set_), specs),
+    _after(session, state, save, lambda: make_record(state, pack, house or [], params, specs),
            scores_for_bots)
 
 
@@ -137,8 +140,8 @@ def _in_app(state, specs, bots, pack, house, params, save, delay, scores_for_bot
 def _after(session, state, save: Path | None, record, scores_for_bots: bool = False) -> None:
     """The end of a session: the record saved, then the score (packs that keep high scores).
     In that order, and a problem with the score table only a warning: it never costs the
-    game itself. A game stopped with Ctrl-C is saved like one stopped with `q`, then
-    exits with 130."""
+    game itself (autosaved as it went, `engine.autosave.Keeper`). A game stopped with Ctrl-C
+    is saved like one stopped with `q`, then exits with 130."""
     from engine.record import save as save_record
 
     try:
@@ -149,12 +152,15 @@ def _after(session, state, save: Path | None, record, scores_for_bots: bool = Fa
                 out().print(Text(f"to go on with it: horde resume {shlex.quote(str(save))}",
                                  style="bold"))
         elif session.stopped:
-            out().print(Text("not saved: play with --save FILE to be able to go on later "
-                             "(horde resume FILE)", style="dim"))
+            out().print(Text("to go on with it: horde resume --last", style="bold"))
     finally:
         _score(state, session, scores_for_bots)
     if session.interrupted:
         raise typer.Exit(130)
+
+
+def _warn(text: str) -> None:
+    typer.echo(clipped(text), err=True)
 
 
 def _score(state, session, scores_for_bots: bool) -> None:
@@ -246,10 +252,14 @@ def resume(
                 None if auto and save is None else (save or file), delay, scores_for_bots,
                 autosave_to=file if auto else None)
         return
-    session = Session(state.game, specs, bots, state.seed, out(), delay)
-    state = session.run(state)
     house = [h["path"] for h in record["house"]]
-    _after(session, state, save or file,
+    auto = file.parent.resolve() == autosave.folder().resolve()
+    keeper = autosave.Keeper(lambda S: make_record(S, record["pack"], house, record["params"],
+                                                   specs),
+                             state.game.pack_id, file if auto else None, warn=_warn)
+    session = Session(state.game, specs, bots, state.seed, out(), delay, keep=keeper.keep)
+    state = session.run(state)
+    _after(session, state, None if auto and save is None else (save or file),
            lambda: make_record(state, record["pack"], house, record["params"], specs),
            scores_for_bots)
 

@@ -21,6 +21,7 @@ import re
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.console import Console
@@ -76,6 +77,11 @@ class Session:
     delay: float = 0.0
     stopped: bool = False
     interrupted: bool = False  # stopped by Ctrl-C rather than `q` or the end of input
+    keep: Callable | None = None  # called with the state to autosave it (`autosave.Keeper`)
+
+    def _keep(self, state) -> None:
+        if self.keep is not None:
+            self.keep(state)
 
     def __post_init__(self):
         self.humans = [i for i, b in enumerate(self.bots) if is_human(b)]
@@ -127,6 +133,7 @@ class Session:
                     back, self.back = self.back, False
                     # a decision taken back: no news, but the last lines of the log again
                     self.draw(state, d.player, None if back and not news else news)
+                    self._keep(state)  # the bots' turns since, before the person thinks
                     try:
                         label = self.ask(state, d)
                     except TakeBack:
@@ -138,11 +145,14 @@ class Session:
                 before = state.clone()
                 state.apply(label)
                 self.undo.applied(before, state, d.player if is_human(bot) else None, label)
+                if is_human(bot):
+                    self._keep(state)
                 if demo:
                     self.draw(state, None)
                     if self.delay > 0:
                         time.sleep(self.delay)
         except (InputEnded, KeyboardInterrupt) as exc:
+            self._keep(state)
             self.stopped = True
             self.interrupted = isinstance(exc, KeyboardInterrupt)
             n = len(state.history)
@@ -150,6 +160,10 @@ class Session:
             self.console.print(Text(f"Stopped: the game ends after {n} decision"
                                     f"{'' if n == 1 else 's'}.", style="yellow"))
             return state
+        except Exception:
+            self._keep(state)  # a bug in a bot or the rules: the game so far stays resumable
+            raise
+        self._keep(state)
         if not demo:  # the demo drew the final state already; its last line is the result
             one = self.humans[0] if len(self.humans) == 1 else None
             since = None if one is not None else min(self.feed.seen.values(), default=0)

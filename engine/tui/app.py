@@ -26,7 +26,16 @@ from engine.errors import printable
 from engine.render import Renderer
 from engine.render.panels import result_text
 from engine.tui.help import help_body
-from engine.tui.panes import BoardPane, ChoicesPane, HandPane, LogPane, PlayersPane, table_layout
+from engine.tui.panes import (
+    BoardPane,
+    ChoicePicture,
+    ChoicesPane,
+    HandPane,
+    LogPane,
+    PlayersPane,
+    put,
+    table_layout,
+)
 from engine.tui.screens import HelpScreen, PassScreen, QuitScreen
 from engine.tui.table import Table
 
@@ -121,11 +130,11 @@ class TableApp(App[None]):
         title = self.renderer.header(S, viewer)
         if self.message:
             title.append(f" · {self.message}", style="yellow")
-        self.query_one("#title", Static).update(title)
+        put(self.query_one("#title", Static), title)
         self.query_one(BoardPane).show(self.renderer, S, viewer, self.shown or None)
         self.query_one(PlayersPane).show(self.renderer, S, viewer)
         self.query_one(HandPane).show(self.renderer, S, viewer, self.shown or None)
-        self.query_one("#prompt", Static).update(self.prompt_text())
+        put(self.query_one("#prompt", Static), self.prompt_text())
 
     def prompt_text(self) -> Text:
         S = self.table.state
@@ -151,9 +160,9 @@ class TableApp(App[None]):
         d = self.table.human_decision()
         if d is None:
             self.shown = []
-            self.query_one(ChoicesPane).clear_options()
+            self.clear_choices()
             if self.table.humans:  # the table stays as it was until a person decides again
-                self.query_one("#prompt", Static).update(self.prompt_text())
+                put(self.query_one("#prompt", Static), self.prompt_text())
             else:
                 self.redraw()
             self.think()
@@ -162,7 +171,7 @@ class TableApp(App[None]):
             self.holder = None
             self.viewer = None  # the table behind the pass screen shows no hand
             self.shown = []
-            self.query_one(ChoicesPane).clear_options()
+            self.clear_choices()
             self.redraw()
             self.query_one(LogPane).reset(S, None, len(S.log))
             self.push_screen(PassScreen(d.player), lambda _: self.hand_to(d.player))
@@ -194,7 +203,7 @@ class TableApp(App[None]):
         label = self.shown[number - 1]
         self.shown = []
         self.message = ""
-        self.query_one(ChoicesPane).clear_options()
+        self.clear_choices()
         self.table.choose(label)
         self.seen[self.viewer] = len(self.table.state.log)
         self.query_one(LogPane).settle(self.table.state)
@@ -250,14 +259,23 @@ class TableApp(App[None]):
             return
         self.ended = True
         self.shown = []
-        self.query_one(ChoicesPane).clear_options()
+        self.clear_choices()
         viewer = self.viewer if len(self.table.humans) == 1 else None
         self.viewer = viewer
         self.query_one(LogPane).reset(self.table.state, viewer, self.seen.get(viewer, 0))
         self.saved_to = self.table.autosave()
         self.redraw()
 
+    def clear_choices(self) -> None:
+        self.query_one(ChoicesPane).clear_options()
+        self.query_one(ChoicePicture).show(self.table.state, self.viewer, [], None)
+
     # ---------- keys ----------
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        self.query_one(ChoicePicture).show(self.table.state, self.viewer, self.shown,
+                                           event.option_index + 1)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.decide(event.option_index + 1)

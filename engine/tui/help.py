@@ -1,6 +1,7 @@
 """What `?`/F1 shows: the text of everything on the screen, in the pack's own words.
 
-First the choices explained (what each does, what each parameter is), then the glossary
+First the board's whole legend (the table itself names only what its crop shows), then
+the choices explained (what each does, what each parameter is), then the glossary
 (`Renderer.glossary()`: cards, piece kinds with their numbers, dice faces, tiles' powers),
 then the keys. Nothing here knows a game.
 """
@@ -20,6 +21,10 @@ KEYS = ("Keys: arrows and Enter, a digit or a click choose · ? or F1 this help 
 
 def help_body(renderer, S, viewer, shown: list[str]) -> list[RenderableType]:
     out: list[RenderableType] = []
+    for ext in S.game.extensions.values():  # what every character of the board means, first
+        legend = getattr(ext, "legend", None)
+        if callable(legend):
+            out += [Text(printable(legend(S))), Text("")]
     d = S.decision()
     if d is not None and shown and d.player == viewer:
         out += explain(S, d, renderer, shown)[:-1]  # its last line is the plain prompt's keys

@@ -14,6 +14,7 @@ import re
 from rich import box
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
+from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events
@@ -31,14 +32,47 @@ from engine.render.panels import spoken
 NEWS = "bold #ffd75f"  # what happened since the viewer's last decision
 
 
-def _sized(method, S, *args, width: int, height: int):
-    """A building block's picture, sized to the pane when the block takes a size."""
+def key_of(r) -> object:
+    """What a renderable shows, as a value to compare (None: cannot tell). A pane given
+    what it already shows is left alone: a Textual update costs a layout of the screen and
+    a new rendering of the pane (a Rich table measured again), most of a decision's time."""
+    if isinstance(r, Text):
+        return (r.plain, str(r.style), tuple((s.start, s.end, str(s.style)) for s in r.spans))
+    if isinstance(r, str):
+        return r
+    if isinstance(r, Group):
+        keys = tuple(key_of(x) for x in r.renderables)
+        return None if any(k is None for k in keys) else ("group", keys)
+    if isinstance(r, RichTable):
+        cols = tuple((key_of(c.header), tuple(key_of(x) for x in c._cells), c.max_width)
+                     for c in r.columns)
+        flat = [k for col in cols for k in (col[0], *col[1])]
+        return None if any(k is None for k in flat) else ("table", cols, r.expand)
+    if isinstance(r, Panel):
+        inner, title = key_of(r.renderable), key_of(r.title) if r.title else ""
+        return None if inner is None or title is None else ("panel", inner, title)
+    return None
+
+
+def put(widget: Static, renderable) -> None:
+    """`widget.update(renderable)` unless it shows that already."""
+    key = key_of(renderable)
+    if key is not None and key == getattr(widget, "_shown_key", None):
+        return
+    widget._shown_key = key  # type: ignore[attr-defined]
+    widget.update(renderable)
+
+
+def _sized(method, S, *args, **opts):
+    """A building block's picture, sized to the pane (and `compact`: the legend cut to
+    what it shows) as far as the block takes those options."""
     try:
-        takes = "width" in inspect.signature(method).parameters or any(
-            p.kind is p.VAR_KEYWORD for p in inspect.signature(method).parameters.values())
+        params = inspect.signature(method).parameters
     except (TypeError, ValueError):
-        takes = False
-    return method(S, *args, width=width, height=height) if takes else method(S, *args)
+        return method(S, *args)
+    if not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        opts = {k: v for k, v in opts.items() if k in params}
+    return method(S, *args, **opts)
 
 
 class BoardPane(ScrollableContainer):
@@ -55,9 +89,21 @@ class BoardPane(ScrollableContainer):
         yield Static(id="picture")
         yield Static(id="turn")
 
+    def on_resize(self, event: events.Resize) -> None:
+        """The pane's new size (the choices below it came or went, the terminal changed):
+        the pictures drawn again to fit it."""
+        shown = getattr(self, "shown_with", None)
+        if shown is not None:
+            self.call_after_refresh(self._again, *shown)
+
+    def _again(self, renderer, S, viewer, choices, decisions: int) -> None:
+        if len(S.history) == decisions:  # else the game went on: the next redraw draws it
+            self.show(renderer, S, viewer, choices)
+
     def show(self, renderer, S, viewer, choices: list[str] | None) -> None:
+        self.shown_with = (renderer, S, viewer, choices, len(S.history))
         width = max(self.size.width - 2, 40)
-        height = max(self.size.height, 12)
+        height = max(self.size.height, 8)  # drawn again when the pane has its size (on_resize)
         pictures: list[RenderableType] = []
         self.numbered = False
         d = S.decision() if choices else None
@@ -65,17 +111,18 @@ class BoardPane(ScrollableContainer):
             pic = None
             with_choices = getattr(ext, "render_choices", None)
             if d is not None and d.player == viewer and callable(with_choices):
-                pic = _sized(with_choices, S, viewer, d, choices, width=width, height=height)
+                pic = _sized(with_choices, S, viewer, d, choices, width=width, height=height,
+                             compact=True)
                 self.numbered = pic is not None
             draw = getattr(ext, "render", None)
             if pic is None and callable(draw):
-                pic = _sized(draw, S, viewer, width=width, height=height)
+                pic = _sized(draw, S, viewer, width=width, height=height, compact=True)
             if pic is not None:
                 pictures.append(Text(pic) if isinstance(pic, str) else pic)
         self.lines = [p.plain for p in pictures if isinstance(p, Text)]
         self.lines = "\n".join(self.lines).split("\n") if self.lines else []
         picture = self.query_one("#picture", Static)
-        picture.update(Group(*pictures) if pictures else Text(""))
+        put(picture, Group(*pictures) if pictures else Text(""))
         picture.display = bool(pictures)
         if all(isinstance(p, Text) for p in pictures):  # its size known: nothing to measure
             picture.styles.width = max((cell_len(line) for line in self.lines), default=1)
@@ -87,7 +134,7 @@ class BoardPane(ScrollableContainer):
             rest.append(renderer.turn(S, viewer))
         if renderer.spec.zones:
             rest.append(renderer.zones(S))
-        self.query_one("#turn", Static).update(Group(*rest))
+        put(self.query_one("#turn", Static), Group(*rest))
 
     def on_click(self, event: events.Click) -> None:
         if not getattr(self, "numbered", False):
@@ -131,7 +178,7 @@ class PlayersPane(VerticalScroll):
         goal = renderer.goal(S, viewer)
         if goal is not None:
             parts.append(goal)
-        self.query_one("#players-body", Static).update(Group(*parts))
+        put(self.query_one("#players-body", Static), Group(*parts))
 
 
 class HandPane(VerticalScroll):
@@ -145,7 +192,7 @@ class HandPane(VerticalScroll):
         body = renderer.hand(S, viewer, choices) if viewer is not None else None
         if body is None:
             body = Text("(spectator: no hand)" if viewer is None else "(no cards)", style="dim")
-        self.query_one("#hand", Static).update(body)
+        put(self.query_one("#hand", Static), body)
 
 
 class LogPane(RichLog):
@@ -197,7 +244,9 @@ class LogPane(RichLog):
 
 
 class ChoicesPane(OptionList):
-    """The numbered choices: arrow keys and Enter, a click, or the number typed."""
+    """The numbered choices: arrow keys and Enter, a click, or the number typed. Beside
+    them, what the highlighted choice does when a building block can draw it (the tile it
+    places, turned as it would lie: `choice_picture`)."""
 
     def show(self, labels: list[str], texts: dict[str, str]) -> None:
         self.clear_options()
@@ -214,6 +263,23 @@ class ChoicesPane(OptionList):
         self.highlighted = 0 if options else None
 
 
+class ChoicePicture(Static):
+    """The picture of the highlighted choice, beside the choices (hidden when none)."""
+
+    def show(self, S, viewer, shown: list[str], number: int | None) -> None:
+        d = S.decision() if shown and number is not None else None
+        pic = None
+        if d is not None and d.player == viewer:
+            for ext in S.game.extensions.values():
+                draw = getattr(ext, "choice_picture", None)
+                if callable(draw):
+                    pic = draw(S, viewer, d, shown, number)
+                    if pic is not None:
+                        break
+        put(self, pic if pic is not None else "")
+        self.display = pic is not None
+
+
 def table_layout(choices: bool) -> ComposeResult:
     """The table's panes, as the game and the replay viewer both lay them out: the board
     and the prompt (and, in a game, the choices) on the left; players, hand and log on the
@@ -224,7 +290,9 @@ def table_layout(choices: bool) -> ComposeResult:
             yield BoardPane(id="board")
             yield Static(id="prompt")
             if choices:
-                yield ChoicesPane(id="choices")
+                with Horizontal(id="decide"):
+                    yield ChoicesPane(id="choices")
+                    yield ChoicePicture(id="choice-picture")
         with Vertical(id="right"):
             yield PlayersPane(id="players")
             yield HandPane(id="hand-pane")

@@ -52,8 +52,8 @@ def test_q_prints_the_exact_resume_command(horde, tmp_path):
               input="q\n")
     assert r.exit_code == 0, r.output
     assert f"to go on with it: horde resume '{save}'" in r.output
-    unsaved = horde("play", PACK, "--players", "human,random", "--seed", 3, input="q\n")
-    assert "--save FILE" in unsaved.output
+    autosaved = horde("play", PACK, "--players", "human,random", "--seed", 3, input="q\n")
+    assert "to go on with it: horde resume --last" in autosaved.output
 
 
 def test_replay_step_stops_on_q(horde, tmp_path):

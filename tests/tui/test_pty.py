@@ -93,6 +93,20 @@ def test_defcon_z_first_tile_placement_shows_map_choices_and_hand_at_once(tmp_pa
         assert "t0" in screen and "Town S" in screen  # the map and its coordinates
         assert re.search(r"\d\. place\(at=-?\d+,-?\d+, rot=\d+\)", screen)  # the choices
         assert "hand" in screen and re.search(r"Pistol|First Aid|Antiviral", screen)  # the hand
+        # beside the choices, the tile the highlighted choice places, turned as it would lie
+        first_rot = re.search(r"1\. place\(at=-?\d+,-?\d+, rot=(\d+)\)", screen).group(1)
+        assert re.search(rf"│ \w[\w ]* :{first_rot} +│", screen), screen
+        assert re.search(r"│ (\.\.|##|  )(\.\.|##|  )(\.\.|##|  ) +│", screen), screen
+        # the legend of what the visible map shows, in one line under it
+        assert re.search(r"\. street", screen) and "* pawns" in screen, screen
+        term.send("\x1b[B")  # arrow down: the second choice's tile
+        second_rot = re.search(r"2\. place\(at=-?\d+,-?\d+, rot=(\d+)\)", screen).group(1)
+        assert re.search(rf"│ \w[\w ]* :{second_rot} +│", term.wait_for(rf" :{second_rot} +│"))
+        term.send("?")
+        legend = term.wait_for(r"legend:")  # the whole legend in the help
+        assert "building" in legend
+        term.send("\x1b")
+        term.wait_for(r"your choice")
         term.send("q")
         term.wait_for(r"Leave the game\?")
         term.send("y")

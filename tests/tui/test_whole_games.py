@@ -61,3 +61,10 @@ async def _play_out(pack, mode, seed, params):
     done = sorted(autosave.folder().glob("*" + autosave.OVER))
     assert len(done) == 1
     assert last_state(load_record(done[0])).over
+
+
+@pytest.mark.slow
+def test_a_full_length_defcon_z_game_is_played_through_key_presses_at_80x24():
+    """DEFCON Z with the pack's own goal (no `--set`): the longest game of the bundled packs,
+    played to its end at the table like the shortened ones above."""
+    asyncio.run(_play_out("defcon-z", "competitive", 5, {}))
