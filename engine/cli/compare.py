@@ -133,7 +133,7 @@ def compare(
         interrupted_note(results)
     cmp = compare_results(results)
     from engine.coverage.report import actions_chosen, actions_line
-    cmp["coverage"] = [{"label": r.label, **actions_chosen(g, r.records)}
+    cmp["coverage"] = [{"label": r.label, **actions_chosen(g, r)}
                        for g, r in zip(gameset, results, strict=True)]
     if csv_file:
         from engine.sim.output import write_csv

@@ -184,7 +184,7 @@ def sim(
         interrupted_note([result])
     rep = report(result)
     from engine.coverage.report import actions_chosen, actions_line
-    rep["coverage"] = actions_chosen(game, result.records)
+    rep["coverage"] = actions_chosen(game, result)
     if csv_file:
         from engine.sim.output import write_csv
         write_csv(csv_file, [result])

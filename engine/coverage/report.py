@@ -110,10 +110,11 @@ def to_json(name: str, tally: Tally, variants: list[str], mine: set[str] | None)
             "counts": tally.counts(mine), "never": never}
 
 
-def actions_chosen(game, records) -> dict:
-    """What `sim` and `compare` know of coverage, from the actions their games chose
-    (`GameRecord.uses`): {"actions": n, "chosen": k, "never_chosen": [ids]}."""
-    chosen = {a for r in records for seat in r.uses for a in seat}
+def actions_chosen(game, result) -> dict:
+    """What `sim` and `compare` know of coverage, from the actions their games chose (the
+    result's running totals, `SimResult.tally.uses`): {"actions": n, "chosen": k,
+    "never_chosen": [ids]}."""
+    chosen = {a for a, seats in result.tally.uses.items() if any(seats)}
     ids = [a.id for a in game.actions]
     never = [a for a in ids if a not in chosen]
     return {"actions": len(ids), "chosen": len(ids) - len(never), "never_chosen": never}
