@@ -131,6 +131,7 @@ def _relaxed(schema: dict) -> dict:
     for key, shape in schema["properties"].items():
         if shape.get("type") == "array" and shape.get("items", {}).get("$ref", "")[8:] in _BY_ID:
             schema["properties"][key] = _or_replaced(shape)
+    schema["$defs"]["var_value"] = _or_replaced(schema["$defs"]["var_value"])  # lists grow
     setup = schema["properties"]["setup"]  # steps by id, or statements
     setup["else"] = {"if": {"type": "object"}, "then": _or_replaced(setup["then"])["then"],
                      "else": setup["else"]}
