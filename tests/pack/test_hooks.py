@@ -158,7 +158,7 @@ def test_every_policy_rule_of_the_bundled_packs_has_an_id(pack):
 def test_greedy_values_the_flare_gun_by_one_entry_and_plays_it_rather_than_discarding_it():
     game = load("defcon-z", house=[FLARE])
     chosen = Counter()
-    for seed in range(3):
+    for seed in (3, 5, 7):  # games where greedy, not knowing its worth, threw one away
         labels, _ = _play(game, 3, seed)
         chosen.update(x.split("(")[0] for x in labels if "flare-gun" in x)
     assert chosen["flare-gun"] > 0
