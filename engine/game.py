@@ -51,7 +51,7 @@ class Game:
     flow_procs: dict[str, int]
     end: list[EndDef]
     invariants: list[Invariant]
-    setup: Compiled | None
+    setup: tuple[Compiled, ...]  # the setup's steps, in order
     limits: dict[str, int]
     view: dict = field(default_factory=dict)
     policies: dict = field(default_factory=dict)

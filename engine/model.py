@@ -88,9 +88,11 @@ def _without_point_texts(node):
 
 
 def _without_hook_ids(raw: dict) -> dict:
-    """`raw` with the `id` of every flow node (in `flow:`, flow procedures and nested flows)
-    and of every policy rule taken out."""
+    """`raw` with the `id` of every setup step, flow node (in `flow:`, flow procedures and
+    nested flows) and policy rule taken out."""
     raw = dict(raw)
+    if isinstance(raw.get("setup"), list):
+        raw["setup"] = [_no_id(step) for step in raw["setup"]]
     if isinstance(raw.get("flow"), list):
         raw["flow"] = _flow_without_ids(raw["flow"])
     if isinstance(raw.get("procedures"), dict):

@@ -1,4 +1,7 @@
-"""Making a fresh state: zones, players, card copies, shuffles, the pack's setup effect."""
+"""Making a fresh state: zones, players, card copies, shuffles, the pack's setup steps.
+
+Every setup step runs before the flow starts, so before the first end check: a house rule's
+step (pieces it adds) is in place when the game is first asked whether it is over."""
 
 from __future__ import annotations
 
@@ -33,6 +36,20 @@ def _copy_cards(S, made) -> None:
     S.own_all(deep)
 
 
+def _run_setup(S, steps) -> None:
+    """The setup's steps as one effect: its triggers and the end check run once, after the
+    last step, so a game is not over before a later step has put its pieces out."""
+    S.fx_steps = 0
+    S.charge(1)
+    for c in steps:
+        try:
+            c.fn(S, {})
+        except effects.CATCH as exc:
+            raise effects.located(exc, c) from None
+    g = S.game
+    effects.after_effect(S, None if any(effects.may_end(g, c) for c in steps) else steps[-1])
+
+
 def setup_state(game, players: int, seed: int, prepare=None, chance=None) -> State:
     """`chance`: the draws of an explicit-chance setup (engine.agents.chance)."""
     S = State(game, players, seed)
@@ -65,8 +82,8 @@ def setup_state(game, players: int, seed: int, prepare=None, chance=None) -> Sta
         if z.shuffle:
             for key in ([f"{z.name}#{i}" for i in range(players)] if z.per_player else [z.name]):
                 S.shuffle_list(S.zones[key])
-    if game.setup is not None:
-        effects.run_effect(S, game.setup, {})
+    if game.setup:
+        _run_setup(S, game.setup)
     if prepare is not None:
         prepare(S)
     S.log.append({"t": "start", "players": players, "seed": seed})

@@ -130,8 +130,11 @@ def after_effect(S, c: Compiled | None = None) -> None:
     events = S.events
     while events:
         event, fields = events.pop(0)
+        triggers = g.triggers.get(event)
+        if not triggers:  # nobody listens: a pack may announce at every hinge for free
+            continue
         S.log.append({"t": "event", "e": event})
-        for trig in g.triggers.get(event, ()):
+        for trig in triggers:
             L = {"event": fields}
             cond = trig.cond
             if cond is not None:

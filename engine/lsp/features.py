@@ -208,7 +208,10 @@ def symbols(a: Analysis, lines: list[str]) -> list[lsp.DocumentSymbol]:
     for section in a.doc.value:
         kind = SECTIONS.get(section)
         children = [_symbol(lines, n) for ns in own.by_name.values() for n in ns
-                    if n.span is not None and (n.kind == kind or (section == "flow" and n.kind == "flow step")
+                    if n.span is not None and (n.kind == kind or (section == "flow" and n.kind == "flow step"
+                                                                  and n.text != "setup")
+                                               or (section == "setup" and n.kind == "flow step"
+                                                   and n.text == "setup")
                                                or (section == "procedures" and n.kind == "flow step"
                                                    and n.text.startswith("procedures.")))]
         span = a.doc.key_span(section)

@@ -55,6 +55,7 @@ class Names:
         self.raw: dict = plain(tree) if tree is not None and isinstance(tree.value, dict) else {}
         if tree is not None and isinstance(tree.value, dict):
             self._sections(tree)
+            self._flow(tree.value.get("setup"), "setup")  # steps a `before:` may name too
             self._flow(tree.value.get("flow"), "flow")
             procs = tree.value.get("procedures")
             if procs is not None and isinstance(procs.value, dict):

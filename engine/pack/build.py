@@ -363,7 +363,7 @@ class Builder(NameChecks):
             if c is not None:
                 invariants.append(Invariant(name, c, self.node(*path).span))
         policies = self.build_policies(actions)
-        setup = self.compile(("setup",), expr=False) if raw.get("setup") else None
+        setup = self.build_setup(raw.get("setup"))
         score = self.compile(("score",), expr=True) if "score" in raw else None
         value = self.compile(("value",), expr=True, scope={"me": "player"}) \
             if "value" in raw else None
@@ -390,6 +390,16 @@ class Builder(NameChecks):
             hash=digest, files=self.files, house=self.house, sources=self.sources,
             extensions=extensions, score=score, value=value,
             highscores=bool(raw.get("highscores")), turn_names=turn_names)
+
+    def build_setup(self, spec: Any) -> tuple[Compiled, ...]:
+        """The setup's steps, run in order before the first end check: one block of
+        statements, or a list of `{id, do}` steps an overlay inserts its own among."""
+        if not spec:
+            return ()
+        if not isinstance(spec, list):
+            return tuple(c for c in [self.compile(("setup",), expr=False)] if c is not None)
+        steps = (self.compile(("setup", k, "do"), expr=False) for k in range(len(spec)))
+        return tuple(c for c in steps if c is not None)
 
     def build_extensions(self) -> dict:
         out = {}

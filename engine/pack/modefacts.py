@@ -54,8 +54,7 @@ def _snippets(game):
     for n in game.nodes:
         if n.fx is not None:
             yield n.fx
-    if game.setup is not None:
-        yield game.setup
+    yield from game.setup
 
 
 @dataclass(frozen=True)

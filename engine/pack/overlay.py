@@ -4,15 +4,16 @@ An overlay is written as a small YAML file with only the changes, so the merge r
 few and predictable:
 
 - mappings merge key by key, recursively;
-- the lists of items (cards, kinds, actions, triggers, end rules, invariants, flow nodes at
-  every depth, a policy's rules) merge by id: an item with a known id is patched (merged
+- the lists of items (cards, kinds, actions, triggers, end rules, invariants, setup steps,
+  flow nodes at every depth, a policy's rules) merge by id: an item with a known id is patched (merged
   into it), `remove: true` takes it out, `before: ID` / `after: ID` puts it next to another,
   and an item with a new id is added (at the end, or where before/after say). A new item
   must be complete (NEW_ITEM): one that is not was meant as a patch, and its id is a slip.
   Where the base's items have ids, an overlay item without one is an error: it would say
   nothing about which item it means. `{replace: true, items: [...]}` replaces a list whole;
-- any other list whose items all have ids merges by id as well; anything else, including
-  an empty list, replaces what was there;
+- any other list whose items all have ids merges by id as well; a list a variable starts
+  with (`vars:`, `turn:`) is extended by the overlay's items; anything else, including an
+  empty list, replaces what was there;
 - the top-level key `remove: {section: [ids]}` deletes list items by id (or keys of a
   mapping section, e.g. a zone) before the rest of the overlay is merged, so an overlay can
   remove an item and define a new one with the same id.
@@ -41,7 +42,9 @@ REPLACE = "replace"
 # one, so an id that is not there is a slip (a misspelling), not a new item.
 NEW_ITEM = {"cards": ("zone",), "kinds": ("glyph",), "actions": ("at", "do"),
             "triggers": ("on", "do"), "end": ("when",), "invariants": ("check",),
-            "rules": ("play",)}
+            "rules": ("play",), "setup": ("do",)}
+# Sections whose lists (a variable's initial value) are extended by an overlay, not replaced.
+VAR_SECTIONS = ("vars", "turn")
 FLOW_KEYS = ("do", "if", "repeat", "for_each", "ask", "window", "call")
 
 
@@ -174,6 +177,9 @@ def _merge_child(old: Node, new: Node, keys: tuple[str, ...], kind: str | None,
                 return _ByIdMerge(old, keys, kind, problems).run(new.value)
         elif is_id_list(old.value) and is_id_list(new.value):
             return _ByIdMerge(old, keys, None, problems).run(new.value)
+        if len(keys) == 2 and keys[0] in VAR_SECTIONS:
+            # a variable's list grows: two house rules that each add a kind keep both
+            return Node([*old.value, *new.value], new.span)
         return new
     return _merge(old, new, keys, False, problems)
 

@@ -105,12 +105,14 @@ def _flow(game) -> Section:
 
 
 def _steps(raw: dict) -> Section:
-    """The flow's nodes, nested as in the pack, each with its id: what an overlay names to
-    patch, move, remove or insert beside one (docs/overlays.md)."""
-    out = Section("Flow steps (the ids an overlay names: `flow:` and `procedures: NAME: flow:`)")
+    """The setup's steps and the flow's nodes, nested as in the pack, each with its id: what
+    an overlay names to patch, move, remove or insert beside one (docs/overlays.md)."""
+    out = Section("Setup and flow steps (the ids an overlay names: `setup:`, `flow:` and "
+                  "`procedures: NAME: flow:`)")
     procs = {n: p["flow"] for n, p in (raw.get("procedures") or {}).items()
              if isinstance(p, dict) and isinstance(p.get("flow"), list)}
-    for where, nodes in [("flow", raw.get("flow")), *((f"procedures.{n}.flow", f) for n, f in procs.items())]:
+    for where, nodes in [("setup", raw.get("setup")), ("flow", raw.get("flow")),
+                         *((f"procedures.{n}.flow", f) for n, f in procs.items())]:
         if isinstance(nodes, list) and nodes:
             out.lines.append(f"{where}:")
             _step_lines(nodes, 1, out.lines)

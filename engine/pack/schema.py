@@ -110,7 +110,7 @@ def _quickly_passes(name: str, overlay: bool, instance: Any) -> bool:
 # The lists an overlay merges by id (engine.pack.overlay): there, an item may also say
 # where it goes or that it goes, and the list may be replaced whole.
 _BY_ID = ("card", "kind", "action", "trigger", "end_rule", "invariant", "flow_node",
-          "policy_rule")
+          "policy_rule", "setup_step")
 _DIRECTIVES = {"before": {"type": ["string", "integer"]}, "after": {"type": ["string", "integer"]},
                "remove": {"const": True}}
 
@@ -131,6 +131,10 @@ def _relaxed(schema: dict) -> dict:
     for key, shape in schema["properties"].items():
         if shape.get("type") == "array" and shape.get("items", {}).get("$ref", "")[8:] in _BY_ID:
             schema["properties"][key] = _or_replaced(shape)
+    schema["$defs"]["var_value"] = _or_replaced(schema["$defs"]["var_value"])  # lists grow
+    setup = schema["properties"]["setup"]  # steps by id, or statements
+    setup["else"] = {"if": {"type": "object"}, "then": _or_replaced(setup["then"])["then"],
+                     "else": setup["else"]}
     for holder in (schema["$defs"]["policy"]["properties"],):
         holder["rules"] = _or_replaced(holder["rules"])
     todo: list[Any] = [schema]

@@ -104,7 +104,7 @@ class _Flow:
         cs = [c for ts in g.triggers.values() for t in ts for c in (t.cond, t.fx)]
         cs += [c for e in g.end for c in (e.when, e.winners)] + [i.check for i in g.invariants]
         cs += [c for p in g.policies.values() for r in p.rules for c in (r.cond, r.score)]
-        cs += [g.score, g.value, g.setup]
+        cs += [g.score, g.value, *g.setup]
         for c in cs:
             out |= self.reads(c)
         return out

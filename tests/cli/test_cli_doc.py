@@ -41,8 +41,10 @@ def _flow_ids(nodes) -> list[str]:
 def test_doc_names_every_flow_step_an_overlay_can_hook(pack, mode):
     game = load(pack, mode=mode)
     text = render(game)
-    steps = text[text.index("Flow steps"):text.index("Events")]
+    steps = text[text.index("Setup and flow steps"):text.index("Events")]
     ids = _flow_ids(game.raw.get("flow"))
+    setup = game.raw.get("setup")
+    ids += [s["id"] for s in setup] if isinstance(setup, list) else []
     for proc in (game.raw.get("procedures") or {}).values():
         ids += _flow_ids(proc.get("flow") if isinstance(proc, dict) else None)
     assert ids

@@ -1,5 +1,6 @@
 """The bundled house-rule examples play to the end with the bots (a few seeds here; the
-report gives -n 50), and greedy really plays the Crowbar its inserted rule names."""
+report gives -n 50), and greedy really plays the Crowbar and the Baseball Bat its inserted
+rules name."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from engine.pack.loader import rulesets_dir
 
 
 @pytest.mark.parametrize("pack, house, n", [("roll-them-bones", "crowbar", 6),
+                                            ("roll-them-bones", "bat", 6),
                                             ("theyre-coming", "brute", 4),
+                                            ("theyre-coming", "crawler", 4),
                                             ("defcon-z", "flare-gun", 1)])
 def test_a_house_example_plays_to_the_end_with_greedy(horde, pack, house, n):
     path = rulesets_dir() / pack / "house" / f"{house}.yaml"
@@ -22,5 +25,5 @@ def test_a_house_example_plays_to_the_end_with_greedy(horde, pack, house, n):
     assert result["games"] == n and result["limit_hits"] == 0
     if house == "brute":
         assert result["mode"] == "kamikaze"
-    if house == "crowbar":
-        assert any(a["action"] == "crowbar" and a["games"] > 0 for a in result["actions"])
+    if house in ("crowbar", "bat"):
+        assert any(a["action"] == house and a["games"] > 0 for a in result["actions"])

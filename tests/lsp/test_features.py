@@ -97,13 +97,13 @@ async def test_theyre_coming(client):
                         "\nactions:\n  \n", len("\nactions:\n  "))
     assert keys and keys <= {"id", "at", "who", "params", "if", "do", "name", "domains", "text"} | keys
     await close(client, uri)
-    # a house rule that extends a mode: its flow step is placed before the mode's step
+    # a house rule that extends a mode: its setup step is placed before the base's step
     brute = RULESETS / "theyre-coming" / "house" / "brute.yaml"
     btext = brute.read_text(encoding="utf-8")
     uri, found = await open_file(client, brute)
     assert found == []
-    where = await definition(client, uri, btext, "before: begin", 8)
-    assert where and all(line > 0 for _, line in where)
+    where = await definition(client, uri, btext, "before: total", 8)
+    assert where == [("pack.yaml", text[:text.index("  - id: total")].count("\n") + 1)]
     assert "**kind** `brute`" in await hover(client, uri, btext, "spawn('brute'", 8)
     await close(client, uri)
 
@@ -113,10 +113,10 @@ async def test_defcon_z(client):
     text = path.read_text(encoding="utf-8")
     uri, found = await open_file(client, path)
     assert found == []
-    # the overlay's id of an invariant it replaces: the base pack's invariant
-    pack = RULESETS / "defcon-z" / "pack.yaml"
-    assert await definition(client, uri, text, "id: event-cards", 5) == [
-        ("pack.yaml", line_of(pack, "id: event-cards"))]
+    # the id a new greedy rule is placed before: the base policy's rule
+    policy = RULESETS / "defcon-z" / "policy.yaml"
+    assert await definition(client, uri, text, "before: let-go", 8) == [
+        ("policy.yaml", line_of(policy, "id: let-go"))]
     said = await hover(client, uri, text, "'flare-gun')", 2)
     assert "**card** `flare-gun`" in said and "Flare Gun" in said
     assert {"end_discard"} <= await labels(client, uri, text, "at: end_discard", 4)

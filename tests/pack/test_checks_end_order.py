@@ -20,7 +20,7 @@ def test_an_end_rule_an_earlier_one_pre_empts(horde, tmp_path):
     assert [(f, line) for f, line, _ in found] == [("house.yaml", 3)]
     assert found[0][2].startswith("end rule 'healthy' never decides a game: whenever it holds, "
                                   "the earlier rule 'escaped' (")
-    assert found[0][2].endswith("pack.yaml:371) holds too and ends the game first")
+    assert found[0][2].endswith("pack.yaml:379) holds too and ends the game first")
     assert said(horde, tmp_path, RULE.format("    before: escaped\n"), base=RTB) == []
 
 
