@@ -52,8 +52,7 @@ def twin(S, perm: dict[int, int]):
     c = S.clone(record=False)
     c.ents = {perm.get(u, u): _record(e, perm) for u, e in sorted(
         S.ents.items(), key=lambda ue: perm.get(ue[0], ue[0]))}
-    c.own = set(c.ents)
-    c.deep = set()
+    c.own_all()  # the renamed records are the copy's alone
     c.zones = {k: [perm.get(u, u) for u in uids] for k, uids in S.zones.items()}
     c.pl = [_record(r, perm) for r in S.pl]
     c.vars = {k: v if k.startswith("@") else _renamed(v, perm) for k, v in S.vars.items()}
