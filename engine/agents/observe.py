@@ -52,20 +52,29 @@ def _record(e: dict, names: dict[int, tuple]) -> dict:
     return {k: v if type(v) in _PLAIN else _renamed(v, names) for k, v in e.items()}
 
 
-def _renamed(v, names: dict[int, tuple]):
-    """`v` with every entity reference written as the seat tells it (`_names`)."""
+def map_refs(v, ref, sets=None):
+    """`v` with every entity reference `e` in it replaced by `ref(e)`, through lists,
+    tuples, dicts and sets; a set is rebuilt by `sets` (by default as its own type)."""
     t = type(v)
     if t is E:
-        return names.get(v.i, ("?",))  # gone, or on no zone while those are named
+        return ref(v)
     if t is list:
-        return [_renamed(x, names) for x in v]
+        return [map_refs(x, ref, sets) for x in v]
     if t is tuple:
-        return tuple(_renamed(x, names) for x in v)
+        return tuple(map_refs(x, ref, sets) for x in v)
     if t is dict:
-        return {_renamed(k, names): _renamed(x, names) for k, x in v.items()}
+        return {map_refs(k, ref, sets): map_refs(x, ref, sets) for k, x in v.items()}
     if t is set or t is frozenset:
-        return sorted(repr(_renamed(x, names)) for x in v)
+        items = (map_refs(x, ref, sets) for x in v)
+        return sets(items) if sets else t(items)
     return v
+
+
+def _renamed(v, names: dict[int, tuple]):
+    """`v` with every entity reference written as the seat tells it (`_names`): an entity
+    gone, or on no zone while those are named, is `("?",)`; a set is its sorted texts."""
+    return map_refs(v, lambda e: names.get(e.i, ("?",)),
+                    lambda items: sorted(repr(x) for x in items))
 
 
 def seen_by(S, player: int | None) -> dict:

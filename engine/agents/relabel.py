@@ -12,6 +12,7 @@ own indexes, `@`-named game variables, keep the old uids).
 
 from __future__ import annotations
 
+from engine.agents.observe import map_refs
 from engine.dsl.values import E
 
 
@@ -23,18 +24,7 @@ def derangement(uids: list[int], rng) -> dict[int, int]:
 
 
 def _renamed(v, perm: dict[int, int]):
-    t = type(v)
-    if t is E:
-        return E(perm.get(v.i, v.i))
-    if t is list:
-        return [_renamed(x, perm) for x in v]
-    if t is tuple:
-        return tuple(_renamed(x, perm) for x in v)
-    if t is dict:
-        return {_renamed(k, perm): _renamed(x, perm) for k, x in v.items()}
-    if t is set or t is frozenset:
-        return t(_renamed(x, perm) for x in v)
-    return v
+    return map_refs(v, lambda e: E(perm.get(e.i, e.i)))
 
 
 _PLAIN = frozenset({int, str, bool, float, type(None)})
