@@ -144,8 +144,8 @@ def connect(address: str, timeout: float | None = None) -> Cluster:
     from engine.sim.parallel import usable_cores
 
     started = False
+    limit = connect_timeout() if timeout is None else timeout  # a bad setting: an error always
     if not ray.is_initialized():
-        limit = connect_timeout() if timeout is None else timeout
         if address not in ("local", "auto"):
             probe(address, limit)
         options = {"logging_level": logging.ERROR, "log_to_driver": False}

@@ -127,14 +127,18 @@ def test_states_go_to_spawned_workers_and_play_on():
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # one Ray at a time on this machine
 def test_a_state_plays_on_on_a_ray_worker():
     ray = pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[cluster]')")
     from engine.adapters.openspiel import load_game
 
     state = a_state(load_game("roll-them-bones", players=2))
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    started = not ray.is_initialized()  # another test of this process may have started it
+    if started:
+        ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         got = ray.get(ray.remote(play_on).remote(pickle.dumps(state), 5), timeout=240)
     finally:
-        ray.shutdown()
+        if started:
+            ray.shutdown()
     assert got == expected(state, 5)

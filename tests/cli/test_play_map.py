@@ -47,7 +47,7 @@ def test_a_column_help_must_be_words(horde, pack_copy):
     edit(pack_copy / "pack.yaml", '{label: Item, value: "p.item"}',
          '{label: Item, value: "p.item", help: [1]}')
     r = horde("validate", pack_copy)
-    assert r.exit_code == 1 and "view.players: help must be words" in r.output
+    assert r.exit_code == 1 and "view.players[2].help: expected a string, got a list" in r.output
     edit(pack_copy / "pack.yaml", "help: [1]", 'help: "the item card you hold"')
     r = horde("play", pack_copy, "--players", "human,random", "--seed", 3, input="q\n")
     assert "columns: Item the item card you hold" in r.output
