@@ -28,12 +28,12 @@ def whole(low: int | None = None) -> Callable[[str], int]:
     return _number(_WHOLE, int, "a whole number", low)
 
 
-def decimal(low: float | None = None) -> Callable[[str], float]:
-    """The parser of a number option (seconds, say), at least `low`: digits 0-9 only."""
-    return _number(_DECIMAL, float, "a number", low)
+def decimal(low: float | None = None, high: float | None = None) -> Callable[[str], float]:
+    """The parser of a number option (seconds, say), from `low` to `high`: digits 0-9 only."""
+    return _number(_DECIMAL, float, "a number", low, high)
 
 
-def _number(pattern: re.Pattern, kind: Callable, words: str, low):
+def _number(pattern: re.Pattern, kind: Callable, words: str, low, high=None):
     def parse(text):
         if not isinstance(text, str):  # a default, given as a number
             return kind(text)
@@ -42,6 +42,8 @@ def _number(pattern: re.Pattern, kind: Callable, words: str, low):
         value = kind(text)
         if low is not None and value < low:
             raise typer.BadParameter(f"{text.strip()} is less than the minimum, {low:g}")
+        if high is not None and value > high:
+            raise typer.BadParameter(f"{text.strip()[:40]} is more than the maximum, {high:g}")
         return value
     return parse
 

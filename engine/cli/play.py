@@ -29,8 +29,10 @@ from engine.errors import HordeError, clipped, printable
 from engine.render.panels import result_text
 from engine.tui import wants_app
 
+MAX_DELAY = 3600.0  # seconds: more is no pause but a hang (and past time_t, an error)
 DelayOpt = Annotated[float, typer.Option(
-    "--delay", metavar="SECONDS", parser=decimal(0), help="Pause between decisions when only bots play.")]
+    "--delay", metavar="SECONDS", parser=decimal(0, MAX_DELAY),
+    help="Pause between decisions when only bots play (at most an hour).")]
 
 PlainOpt = Annotated[bool, typer.Option(
     "--plain", help="Play line by line (prompts and numbered lists) instead of the full-screen "

@@ -253,3 +253,11 @@ def test_no_scenario_field_reaches_an_internal_error(tmp_path, command, data):
     # as YAML writes it: text that no file can hold is written as an escape (\ud800)
     path.write_text(yaml.safe_dump([scenario], allow_unicode=False))
     run(command, path)
+
+
+@pytest.mark.parametrize("command", ["play", "resume"])
+def test_a_delay_past_the_clock_is_refused_not_slept(horde, command):
+    # time.sleep of 10^40 seconds raised OverflowError (timestamp out of range for time_t)
+    where = ["--last"] if command == "resume" else [MINI, "--players", "random,random"]
+    r = horde(command, *where, "--plain", "--delay", "9" * 40)
+    assert r.exit_code == 1 and "more than the maximum, 3600" in r.output, r.output
