@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.errors import HordeError, Span
+from engine.errors import Span
 
 # the kinds of item, and what covers each (the facets counted)
 FACETS = {
@@ -39,18 +39,6 @@ class Item:
     def key(self) -> tuple:
         s = self.span
         return (self.kind, s.file, s.line, s.col) if s is not None else (self.kind, self.name)
-
-
-def _tree(game):
-    """The merged node tree the game was compiled from (None when it cannot be read)."""
-    from engine.pack.loader import load_tree
-    if game.sources is None:
-        return None
-    try:
-        return load_tree(game.sources.ref, mode=game.mode, house=game.sources.house,
-                         validate=False, sources=game.sources).node
-    except HordeError:
-        return None
 
 
 def _files(node) -> frozenset[str]:
@@ -92,7 +80,8 @@ class Items:
 
     def __init__(self, game):
         self.game = game
-        tree = _tree(game)
+        from engine.pack.loader import reloaded_node
+        tree = reloaded_node(game)
         self.all: list[Item] = []
         self.action: dict[str, Item] = {}  # action id ->
         self.trigger: dict[int, Item] = {}  # id(TriggerDef) ->

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
 
 from engine import resources
-from engine.errors import PackError, Problem, Span, did_you_mean
+from engine.errors import HordeError, PackError, Problem, Span, did_you_mean
 from engine.pack.confine import PACK_FILE, pack_home, real, stems, unreadable
 from engine.pack.overlay import duplicate_ids, merge, without
 from engine.pack.schema import validate as validate_schema
@@ -508,3 +508,15 @@ class _Loader:
                 "remove is for overlays (files with extends); a base pack has nothing to remove",
                 base.key_span("remove")))
         return without(base, "remove")
+
+
+def reloaded_node(game):
+    """The merged node tree `game` was compiled from, read again from its files, for a place
+    to point at (None for a game made without files, or one whose files no longer load)."""
+    if game.sources is None:
+        return None
+    try:
+        return load_tree(game.sources.ref, mode=game.mode, house=game.sources.house,
+                         validate=False, sources=game.sources).node
+    except HordeError:
+        return None

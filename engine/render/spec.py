@@ -37,7 +37,7 @@ from typing import Any
 
 from engine.dsl.compiler import Compiled
 from engine.errors import PackError, Problem, did_you_mean
-from engine.pack.loader import load_tree
+from engine.pack.loader import reloaded_node
 from engine.render.template import Template, compile_template
 
 SECTIONS = ("players", "turn", "zones", "goal", "hand")
@@ -75,7 +75,7 @@ def compile_view(game, tree=None) -> ViewSpec:
     nodes = _view_node(tree)
     spec, problems = _compile(game, view, nodes, tree)
     if problems and tree is None:
-        reloaded = _reload_tree(game)
+        reloaded = reloaded_node(game)
         if reloaded is not None:
             spec, problems = _compile(game, view, _view_node(reloaded), reloaded)
     if problems:
@@ -98,16 +98,6 @@ def _view_node(tree):
     if tree is None or not isinstance(tree.value, dict):
         return None
     return tree.value.get("view")
-
-
-def _reload_tree(game):
-    if game.sources is None:
-        return None
-    try:
-        return load_tree(game.sources.ref, mode=game.mode, house=game.sources.house,
-                         validate=False, sources=game.sources).node
-    except PackError:
-        return None
 
 
 def _child(node, key):
